@@ -1,0 +1,41 @@
+"""The pure rules core of Frontier: an event-sourced decider.
+
+    decide(state, command) -> [event, ...]   # validates; never mutates
+    evolve(state, event)   -> state          # the only way state changes
+    state(match) = fold(evolve, initial_state(config), events)
+
+No I/O, no asyncio, no clock, no :mod:`random`: all randomness comes from the generator
+stored in the state, so (config, commands) replays bit for bit.
+"""
+
+from .config import MatchConfig, make_config
+from .decide import decide, execute, legal_commands, to_act
+from .errors import EngineError, GameOver, IllegalCommand, InvalidConfig, WrongSeat
+from .evolve import evolve, fold
+from .model import Command, CommandKind, Event, EventKind, Seat, Team
+from .setup import initial_state
+from .state import State
+
+__all__ = [
+    "Command",
+    "CommandKind",
+    "EngineError",
+    "Event",
+    "EventKind",
+    "GameOver",
+    "IllegalCommand",
+    "InvalidConfig",
+    "MatchConfig",
+    "Seat",
+    "State",
+    "Team",
+    "WrongSeat",
+    "decide",
+    "evolve",
+    "execute",
+    "fold",
+    "initial_state",
+    "legal_commands",
+    "make_config",
+    "to_act",
+]

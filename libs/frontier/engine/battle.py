@@ -1,0 +1,272 @@
+"""Battle (base Root §5 with R14): declared defender, ambush and foil, dice, effects, hits.
+
+A battle is a chain of single decisions held in ``state.battle.stage``: the defender's ambush,
+the attacker's foil, each side's optional effects, and the choice of which building or token
+to lose when that choice is real.  ``run`` drives the stages until a seat must answer.
+"""
+
+from __future__ import annotations
+
+from . import rng
+from .cards import ARMORERS, BRUTAL_TACTICS, SAPPERS, SCOUTING_PARTY, CardKind, card, matches
+from .ctx import Ctx
+from .field_hospitals import offer_field_hospitals
+from .model import Command, CommandKind, EventKind, Seat
+from .movement import suit_of
+from .pieces import BUILDINGS, TOKENS, WARRIOR, enemies_with_pieces, warriors
+from .state import Battle, Decision, State
+
+AMBUSH_HITS = 2
+
+
+def battle_commands(
+    state: State, seat: Seat, kind: CommandKind = CommandKind.BATTLE
+) -> list[Command]:
+    """Battles ``seat`` may start: a clearing with its warriors and one enemy seat there (R14)."""
+    out: list[Command] = []
+    for clearing, per_seat in state.pieces.items():
+        if per_seat.get(seat, {}).get(WARRIOR, 0) == 0:
+            continue
+        for enemy in enemies_with_pieces(state, clearing, seat):
+            out.append(Command(kind, seat, clearing=clearing, target=enemy.value))
+    return out
+
+
+def start(ctx: Ctx, attacker: Seat, clearing: str, defender: Seat) -> None:
+    ctx.emit(
+        EventKind.BATTLE_STARTED, seat=attacker.value, target=defender.value, clearing=clearing
+    )
+    run(ctx)
+
+
+def _stage(ctx: Ctx, stage: str) -> None:
+    ctx.emit(EventKind.BATTLE_STAGE, text=stage)
+
+
+def _ambush_cards(state: State, seat: Seat, clearing: str) -> list[str]:
+    suit = suit_of(state, clearing)
+    return sorted(
+        cid
+        for cid in state.seats[seat].hand
+        if card(cid).kind is CardKind.AMBUSH and matches(cid, suit)
+    )
+
+
+def _foil_cards(state: State, seat: Seat, ambush: str) -> list[str]:
+    """A foil is an ambush card of the same suit as the defender's ambush."""
+    suit = card(ambush).suit
+    return sorted(
+        cid
+        for cid in state.seats[seat].hand
+        if card(cid).kind is CardKind.AMBUSH and card(cid).suit is suit
+    )
+
+
+def _has_in_play(state: State, seat: Seat, card_type: str) -> str | None:
+    for cid in state.seats[seat].play_area:
+        if card(cid).type == card_type:
+            return cid
+    return None
+
+
+def effect_options(state: State, b: Battle, seat: Seat) -> list[tuple[str, str]]:
+    """(effect, card id) pairs ``seat`` may still use in this battle."""
+    out: list[tuple[str, str]] = []
+    used = {u.split(":", 1)[1] for u in b.effects_used if u.startswith(seat.value + ":")}
+    attacker = seat is b.attacker
+    wanted = [BRUTAL_TACTICS, ARMORERS] if attacker else [SAPPERS, ARMORERS]
+    for effect in wanted:
+        if effect in used:
+            continue
+        cid = _has_in_play(state, seat, effect)
+        if cid is None:
+            continue
+        if effect == ARMORERS:
+            rolled_against = b.hits_to_attacker if attacker else b.hits_to_defender
+            if rolled_against == 0:
+                continue
+        out.append((effect, cid))
+    return out
+
+
+def run(ctx: Ctx) -> None:
+    state = ctx.state
+    while state.battle is not None and not state.decisions and not state.over:
+        b = state.battle
+        stage = b.stage
+        if stage == "start":
+            scouting = _has_in_play(state, b.attacker, SCOUTING_PARTY) is not None
+            if not scouting and _ambush_cards(state, b.defender, b.clearing):
+                _stage(ctx, "ambush")
+                ctx.ask(b.defender, "ambush", clearing=b.clearing)
+                return
+            _stage(ctx, "roll")
+        elif stage == "ambush_hits":
+            _stage(ctx, "after_ambush")
+            deal_hits(ctx, b.attacker, b.clearing, AMBUSH_HITS, b.defender)
+        elif stage == "after_ambush":
+            _stage(ctx, "roll" if warriors(state, b.clearing, b.attacker) > 0 else "aftermath")
+        elif stage == "roll":
+            _roll(ctx, b)
+            _stage(ctx, "effects_attacker")
+        elif stage in ("effects_attacker", "effects_defender"):
+            seat = b.attacker if stage == "effects_attacker" else b.defender
+            if effect_options(state, b, seat):
+                ctx.ask(seat, "battle_effects", clearing=b.clearing)
+                return
+            _next_effects_stage(ctx, stage)
+        elif stage == "deal_defender":
+            _stage(ctx, "deal_attacker")
+            rolled = 0 if b.ignore_rolled_by_defender else b.hits_to_defender
+            deal_hits(ctx, b.defender, b.clearing, rolled + b.extra_to_defender, b.attacker)
+        elif stage == "deal_attacker":
+            _stage(ctx, "aftermath")
+            rolled = 0 if b.ignore_rolled_by_attacker else b.hits_to_attacker
+            deal_hits(ctx, b.attacker, b.clearing, rolled + b.extra_to_attacker, b.defender)
+        elif stage == "aftermath":
+            _stage(ctx, "end")
+            totals: dict[str, int] = {}
+            for owner, n in b.removed_warriors:
+                totals[owner] = totals.get(owner, 0) + n
+            for owner, n in totals.items():
+                offer_field_hospitals(ctx, Seat(owner), b.clearing, n, in_battle=True)
+        elif stage == "end":
+            ctx.emit(EventKind.BATTLE_ENDED, clearing=b.clearing)
+        else:  # pragma: no cover - stages are a closed set
+            raise RuntimeError(f"unknown battle stage {stage}")
+
+
+def _next_effects_stage(ctx: Ctx, stage: str) -> None:
+    _stage(ctx, "effects_defender" if stage == "effects_attacker" else "deal_defender")
+
+
+def _roll(ctx: Ctx, b: Battle) -> None:
+    state = ctx.state
+    dice, _ = rng.roll_dice(state.rng)
+    ctx.emit(EventKind.DICE_ROLLED, values=dice, clearing=b.clearing)
+    high, low = dice
+    att_w = warriors(state, b.clearing, b.attacker)
+    def_w = warriors(state, b.clearing, b.defender)
+    to_defender = min(high, att_w)
+    to_attacker = min(low, def_w)
+    extra_to_defender = 1 if def_w == 0 else 0  # defenseless
+    ctx.emit(EventKind.HITS_SET, values=(to_defender, to_attacker, extra_to_defender, 0))
+
+
+def deal_hits(ctx: Ctx, victim: Seat, clearing: str, hits: int, remover: Seat) -> None:
+    """Remove ``hits`` pieces of ``victim``: warriors first, then buildings/tokens.
+
+    When the victim has a real choice among buildings and tokens, it is asked (REMOVE_PIECE)
+    one piece at a time; otherwise the removal is automatic.
+    """
+    state = ctx.state
+    w = warriors(state, clearing, victim)
+    if hits <= 0:
+        return
+    if w:
+        k = min(w, hits)
+        ctx.remove(victim, clearing, WARRIOR, k, remover, "battle")
+        hits -= k
+    _continue_hits(ctx, victim, clearing, hits, remover)
+
+
+def _others(state: State, clearing: str, victim: Seat) -> dict[str, int]:
+    kinds = state.pieces[clearing].get(victim, {})
+    return {k: n for k, n in kinds.items() if n > 0 and (k in BUILDINGS or k in TOKENS)}
+
+
+def _continue_hits(ctx: Ctx, victim: Seat, clearing: str, hits: int, remover: Seat) -> None:
+    state = ctx.state
+    others = _others(state, clearing, victim)
+    if hits <= 0 or not others:
+        return
+    if len(others) == 1 or hits >= sum(others.values()):
+        for kind in sorted(others):
+            k = min(others[kind], hits)
+            ctx.remove(victim, clearing, kind, k, remover, "battle")
+            hits -= k
+            if hits == 0:
+                break
+        return
+    ctx.ask(victim, "allocate_hits", clearing=clearing, count=hits, target=remover.value)
+
+
+# ----- decisions ---------------------------------------------------------------------------
+
+
+def decision_commands(state: State, d: Decision) -> list[Command]:
+    b = state.battle
+    seat = d.seat
+    if d.kind == "allocate_hits":
+        return [
+            Command(CommandKind.REMOVE_PIECE, seat, clearing=d.clearing, piece=kind)
+            for kind in sorted(_others(state, d.clearing, seat))
+        ]
+    assert b is not None
+    if d.kind == "ambush":
+        cards = _ambush_cards(state, seat, b.clearing)
+        out = [Command(CommandKind.AMBUSH, seat, cards=(c,)) for c in _distinct(cards)]
+    elif d.kind == "foil":
+        cards = _foil_cards(state, seat, b.ambush)
+        out = [Command(CommandKind.FOIL, seat, cards=(c,)) for c in _distinct(cards)]
+    elif d.kind == "battle_effects":
+        out = [
+            Command(CommandKind.USE_EFFECT, seat, piece=effect, cards=(cid,))
+            for effect, cid in effect_options(state, b, seat)
+        ]
+    else:
+        return []
+    out.append(Command(CommandKind.DECLINE, seat))
+    return out
+
+
+def _distinct(cards: list[str]) -> list[str]:
+    seen: set[str] = set()
+    out = []
+    for cid in cards:
+        if card(cid).type not in seen:
+            seen.add(card(cid).type)
+            out.append(cid)
+    return out
+
+
+def answer(ctx: Ctx, cmd: Command, d: Decision) -> None:
+    """Apply a seat's answer to an open battle decision, then drive the battle on."""
+    state = ctx.state
+    ctx.close_decision()
+    if d.kind == "allocate_hits":
+        remover = Seat(d.target)
+        ctx.remove(cmd.seat, d.clearing, cmd.piece, 1, remover, "battle")
+        _continue_hits(ctx, cmd.seat, d.clearing, d.count - 1, remover)
+        run(ctx)
+        return
+    b = state.battle
+    assert b is not None
+    if d.kind == "ambush":
+        if cmd.kind is CommandKind.AMBUSH:
+            ctx.emit(EventKind.AMBUSH_PLAYED, seat=cmd.seat.value, cards=cmd.cards)
+            if _foil_cards(state, b.attacker, cmd.cards[0]):
+                _stage(ctx, "foil")
+                ctx.ask(b.attacker, "foil", clearing=b.clearing)
+            else:
+                _stage(ctx, "ambush_hits")
+        else:
+            ctx.emit(EventKind.DECISION_DECLINED, seat=cmd.seat.value, text="ambush")
+            _stage(ctx, "roll")
+    elif d.kind == "foil":
+        if cmd.kind is CommandKind.FOIL:
+            ctx.emit(EventKind.AMBUSH_FOILED, seat=cmd.seat.value, cards=cmd.cards)
+            _stage(ctx, "roll")
+        else:
+            ctx.emit(EventKind.DECISION_DECLINED, seat=cmd.seat.value, text="foil")
+            _stage(ctx, "ambush_hits")
+    elif d.kind == "battle_effects":
+        if cmd.kind is CommandKind.USE_EFFECT:
+            discard = () if cmd.piece == BRUTAL_TACTICS else cmd.cards
+            ctx.emit(EventKind.EFFECT_USED, seat=cmd.seat.value, piece=cmd.piece, cards=discard)
+            if cmd.piece == BRUTAL_TACTICS:
+                ctx.score(b.defender, 1, "brutal tactics")
+        else:
+            ctx.emit(EventKind.DECISION_DECLINED, seat=cmd.seat.value, text="battle_effects")
+            _next_effects_stage(ctx, b.stage)
+    run(ctx)

@@ -1,0 +1,154 @@
+"""The decider: ``legal_commands``, ``decide`` and ``execute``.
+
+One source of truth for legality: ``decide`` accepts a command only if it is one of
+``legal_commands(state, seat)``; it then explains a refusal with a specific reason.  The
+rules run on a clone of the state through a :class:`Ctx`, so ``decide`` never mutates its
+input; ``execute`` is the same path on a state the caller owns (no copy), used by the
+in-process match runner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from . import battle, card_effects, crafting, field_hospitals, marquise, turn
+from .ctx import Ctx, MatchEnded
+from .errors import GameOver, IllegalCommand, WrongSeat
+from .model import Command, CommandKind, Event, Seat
+from .state import Decision, State
+
+_DecisionOptions = Callable[[State, Decision], list[Command]]
+_DecisionAnswer = Callable[[Ctx, Command, Decision], None]
+
+_DECISIONS: dict[str, tuple[_DecisionOptions, _DecisionAnswer]] = {
+    "ambush": (battle.decision_commands, battle.answer),
+    "foil": (battle.decision_commands, battle.answer),
+    "battle_effects": (battle.decision_commands, battle.answer),
+    "allocate_hits": (battle.decision_commands, battle.answer),
+    "field_hospitals": (field_hospitals.decision_commands, field_hospitals.answer),
+    "better_burrow_bank": (card_effects.decision_commands, card_effects.answer),
+    "command_warren": (card_effects.decision_commands, card_effects.answer),
+    "cobbler": (card_effects.decision_commands, card_effects.answer),
+}
+
+
+def to_act(state: State) -> Seat | None:
+    """The seat whose answer the match waits for (None once it is over)."""
+    if state.over:
+        return None
+    if state.decisions:
+        return state.decisions[0].seat
+    return state.turn_seat
+
+
+def legal_commands(state: State, seat: Seat) -> list[Command]:
+    """Exactly the commands ``seat`` may submit now, in a stable order."""
+    if state.over or seat is not to_act(state):
+        return []
+    if state.decisions:
+        d = state.decisions[0]
+        return _DECISIONS[d.kind][0](state, d)
+    return turn.step_commands(state, seat)
+
+
+def _step_execute(ctx: Ctx, cmd: Command) -> None:
+    kind = cmd.kind
+    seat = cmd.seat
+    if kind is CommandKind.END_PHASE:
+        _end_step(ctx, seat)
+    elif kind is CommandKind.PLACE_KEEP:
+        marquise.place_keep(ctx, cmd)
+    elif kind is CommandKind.PLACE_BUILDING:
+        marquise.place_building(ctx, cmd)
+    elif kind is CommandKind.PLACE_WOOD:
+        marquise.place_wood(ctx, cmd)
+    elif kind is CommandKind.DISCARD:
+        ctx.discard(seat, cmd.cards, "hand limit")
+    elif kind is CommandKind.CRAFT:
+        crafting.do_craft(ctx, cmd)
+    elif kind in (
+        CommandKind.ROYAL_CLAIM,
+        CommandKind.STAND_AND_DELIVER,
+        CommandKind.TAX_COLLECTOR,
+        CommandKind.CODEBREAKERS,
+    ):
+        card_effects.execute(ctx, cmd)
+    else:
+        marquise.execute_action(ctx, cmd)
+
+
+def _end_step(ctx: Ctx, seat: Seat) -> None:
+    """END_PHASE: leave the current interactive step for the next one."""
+    state = ctx.state
+    steps = turn.TURN_STEPS[state.lineup[seat].faction]
+    index = steps.index(state.step)
+    if index + 1 < len(steps):
+        turn.goto(ctx, seat, steps[index + 1])
+    else:  # pragma: no cover - the last step is never interactive with END_PHASE
+        raise IllegalCommand("nothing to end")
+
+
+def run(ctx: Ctx, cmd: Command) -> None:
+    """Apply a command already known to be legal, then advance the match."""
+    state = ctx.state
+    try:
+        if state.decisions:
+            d = state.decisions[0]
+            _DECISIONS[d.kind][1](ctx, cmd, d)
+        else:
+            _step_execute(ctx, cmd)
+        battle.run(ctx)
+        turn.advance(ctx)
+    except MatchEnded:
+        pass
+
+
+def check(state: State, cmd: Command) -> None:
+    """Raise the specific error for a command that may not be applied now."""
+    if state.over:
+        raise GameOver(f"the match is over (winner: {state.winner})")
+    if cmd.seat not in state.seats:
+        raise WrongSeat(f"seat {cmd.seat.value} is empty in this match")
+    actor = to_act(state)
+    if cmd.seat is not actor:
+        assert actor is not None
+        waiting = state.decisions[0].kind if state.decisions else f"turn ({state.step})"
+        raise WrongSeat(
+            f"seat {cmd.seat.value} may not act now: waiting for {actor.value}'s {waiting}"
+        )
+    legal = legal_commands(state, cmd.seat)
+    if cmd in legal:
+        return
+    kinds = sorted({c.kind.value for c in legal})
+    if cmd.kind.value not in kinds:
+        raise IllegalCommand(
+            f"{cmd.kind.value} is not possible now; possible: {', '.join(kinds) or 'nothing'}"
+        )
+    raise IllegalCommand(f"illegal {cmd.key()}: {_reason(state, cmd, legal)}")
+
+
+def _reason(state: State, cmd: Command, legal: list[Command]) -> str:
+    same_kind = [c for c in legal if c.kind is cmd.kind]
+    if cmd.clearing and not any(c.clearing == cmd.clearing for c in same_kind):
+        return f"no legal {cmd.kind.value} involves clearing {cmd.clearing}"
+    if cmd.to and not any(c.to == cmd.to and c.clearing == cmd.clearing for c in same_kind):
+        return f"cannot go from {cmd.clearing} to {cmd.to} (adjacency or rule)"
+    if cmd.cards and not any(c.cards == cmd.cards for c in same_kind):
+        return f"card(s) {', '.join(cmd.cards)} cannot be used for this"
+    return "the arguments do not match any legal option (see legal_commands)"
+
+
+def decide(state: State, cmd: Command) -> list[Event]:
+    """Validate ``cmd`` against ``state`` and return the events it causes (state untouched)."""
+    check(state, cmd)
+    ctx = Ctx(state.clone())
+    run(ctx, cmd)
+    return ctx.events
+
+
+def execute(state: State, cmd: Command) -> list[Event]:
+    """Like :func:`decide`, but applies the events to ``state`` itself (no copy)."""
+    check(state, cmd)
+    ctx = Ctx(state)
+    run(ctx, cmd)
+    return ctx.events

@@ -1,0 +1,308 @@
+"""``evolve(state, event)``: the only function that changes a game state.
+
+Each event kind has one small handler.  Handlers trust the event (``decide`` validated the
+command that produced it) but keep a few cheap consistency checks that catch a corrupted
+event stream early.  Randomness is re-drawn here from the generator stored in the state
+(shuffles, dice, random steals), so events never carry the deck order or generator state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from . import rng
+from .board import board
+from .cards import card
+from .model import Event, EventKind, Item, Seat, Team
+from .pieces import KEEP
+from .state import Battle, Decision, State
+
+
+class CorruptEvent(RuntimeError):
+    """An event does not fit the state it is applied to (a broken stream, never a bad move)."""
+
+
+def _seat(value: str) -> Seat:
+    return Seat(value)
+
+
+def _take_from_hand(state: State, seat: Seat, card_id: str) -> None:
+    hand = state.seats[seat].hand
+    try:
+        hand.remove(card_id)
+    except ValueError:
+        raise CorruptEvent(f"{seat} does not hold {card_id}") from None
+
+
+def _cards_drawn(state: State, e: Event) -> None:
+    hand = state.seats[_seat(e.seat)].hand
+    for cid in e.cards:
+        top = state.deck.pop()
+        if top != cid:
+            raise CorruptEvent(f"expected {cid} on top of the deck, found {top}")
+        hand.append(cid)
+
+
+def _deck_shuffled(state: State, e: Event) -> None:
+    new_deck, state.rng = rng.shuffled(state.discard, state.rng)
+    state.deck = new_deck + state.deck
+    state.discard = []
+
+
+def _cards_discarded(state: State, e: Event) -> None:
+    seat = _seat(e.seat)
+    for cid in e.cards:
+        if e.piece == "play":
+            state.seats[seat].play_area.remove(cid)
+        else:
+            _take_from_hand(state, seat, cid)
+        state.discard.append(cid)
+
+
+def _card_given(state: State, e: Event) -> None:
+    giver, receiver = _seat(e.seat), _seat(e.target)
+    if e.text == "stolen":
+        _, state.rng = rng.below(state.rng, len(state.seats[giver].hand))
+    for cid in e.cards:
+        _take_from_hand(state, giver, cid)
+        state.seats[receiver].hand.append(cid)
+
+
+def _pieces_placed(state: State, e: Event) -> None:
+    seat = _seat(e.seat)
+    supply = state.seats[seat].supply
+    if supply.get(e.piece, 0) < e.count:
+        raise CorruptEvent(f"{seat} has no {e.count} {e.piece} in supply")
+    supply[e.piece] -= e.count
+    kinds = state.pieces[e.clearing].setdefault(seat, {})
+    kinds[e.piece] = kinds.get(e.piece, 0) + e.count
+
+
+def _pieces_moved(state: State, e: Event) -> None:
+    seat = _seat(e.seat)
+    origin = state.pieces[e.clearing][seat]
+    if origin.get(e.piece, 0) < e.count:
+        raise CorruptEvent(f"{seat} has no {e.count} {e.piece} in {e.clearing}")
+    origin[e.piece] -= e.count
+    dest = state.pieces[e.to].setdefault(seat, {})
+    dest[e.piece] = dest.get(e.piece, 0) + e.count
+
+
+def _pieces_removed(state: State, e: Event) -> None:
+    seat = _seat(e.seat)
+    kinds = state.pieces[e.clearing].get(seat, {})
+    if kinds.get(e.piece, 0) < e.count:
+        raise CorruptEvent(f"{seat} has no {e.count} {e.piece} in {e.clearing}")
+    kinds[e.piece] -= e.count
+    if e.piece != KEEP:  # the keep is removed permanently
+        supply = state.seats[seat].supply
+        supply[e.piece] = supply.get(e.piece, 0) + e.count
+    if state.battle is not None and e.piece == "warrior":
+        b = state.battle
+        b.removed_warriors = (*b.removed_warriors, (e.seat, e.count))
+
+
+def _wood_spent(state: State, e: Event) -> None:
+    seat = _seat(e.seat)
+    for clearing in e.clearings:
+        state.pieces[clearing][seat]["wood"] -= 1
+        state.seats[seat].supply["wood"] += 1
+
+
+def _noop(state: State, e: Event) -> None:
+    return None
+
+
+def _step_set(state: State, e: Event) -> None:
+    state.step = e.text
+    state.actions = e.count
+    state.march_left = 0
+
+
+def _actions_changed(state: State, e: Event) -> None:
+    state.actions += e.amount
+    state.march_left = e.count
+
+
+def _turn_started(state: State, e: Event) -> None:
+    state.turn_seat = _seat(e.seat)
+    state.used = {}
+    state.actions = 0
+    state.march_left = 0
+
+
+def _round_started(state: State, e: Event) -> None:
+    state.round = e.count
+
+
+def _once_used(state: State, e: Event) -> None:
+    state.used[e.text] = state.used.get(e.text, 0) + (e.count or 1)
+
+
+def _decision_requested(state: State, e: Event) -> None:
+    state.decisions.append(
+        Decision(
+            seat=_seat(e.seat),
+            kind=e.text,
+            clearing=e.clearing,
+            target=e.target,
+            count=e.count,
+            piece=e.piece,
+            cards=e.cards,
+        )
+    )
+
+
+def _decision_closed(state: State, e: Event) -> None:
+    if not state.decisions:
+        raise CorruptEvent("no open decision to close")
+    state.decisions.pop(0)
+
+
+def _battle_started(state: State, e: Event) -> None:
+    state.battle = Battle(attacker=_seat(e.seat), defender=_seat(e.target), clearing=e.clearing)
+
+
+def _battle(state: State) -> Battle:
+    if state.battle is None:
+        raise CorruptEvent("no battle is open")
+    return state.battle
+
+
+def _battle_stage(state: State, e: Event) -> None:
+    _battle(state).stage = e.text
+
+
+def _ambush_played(state: State, e: Event) -> None:
+    _take_from_hand(state, _seat(e.seat), e.cards[0])
+    state.discard.append(e.cards[0])
+    _battle(state).ambush = e.cards[0]
+
+
+def _ambush_foiled(state: State, e: Event) -> None:
+    _take_from_hand(state, _seat(e.seat), e.cards[0])
+    state.discard.append(e.cards[0])
+    _battle(state).ambush = ""
+
+
+def _dice_rolled(state: State, e: Event) -> None:
+    dice, state.rng = rng.roll_dice(state.rng)
+    if dice != tuple(e.values):
+        raise CorruptEvent(f"dice {e.values} do not match the generator ({dice})")
+    _battle(state).dice = dice
+
+
+def _hits_set(state: State, e: Event) -> None:
+    b = _battle(state)
+    b.hits_to_defender, b.hits_to_attacker, b.extra_to_defender, b.extra_to_attacker = e.values
+
+
+def _effect_used(state: State, e: Event) -> None:
+    b = _battle(state)
+    seat = _seat(e.seat)
+    for cid in e.cards:
+        state.seats[seat].play_area.remove(cid)
+        state.discard.append(cid)
+    b.effects_used = (*b.effects_used, f"{e.seat}:{e.piece}")
+    if e.piece == "armorers":
+        if seat is b.attacker:
+            b.ignore_rolled_by_attacker = True
+        else:
+            b.ignore_rolled_by_defender = True
+    elif e.piece == "sappers":
+        b.extra_to_attacker += 1
+    elif e.piece in ("brutal_tactics", "defenseless"):
+        b.extra_to_defender += 1
+
+
+def _battle_ended(state: State, e: Event) -> None:
+    state.battle = None
+
+
+def _card_crafted(state: State, e: Event) -> None:
+    seat = _seat(e.seat)
+    cid = e.cards[0]
+    _take_from_hand(state, seat, cid)
+    for clearing in e.clearings:
+        key = f"craft:{clearing}"
+        state.used[key] = state.used.get(key, 0) + 1
+    if e.piece:
+        item = Item(e.piece)
+        stock = state.stock[board().map_of(e.clearings[0])]
+        if stock.get(item, 0) <= 0:
+            raise CorruptEvent(f"no {item} left in the stock")
+        stock[item] -= 1
+        state.seats[seat].crafted_items.append(item)
+        state.discard.append(cid)
+    else:
+        state.seats[seat].play_area.append(cid)
+    if card(cid).item is None and e.piece:
+        raise CorruptEvent(f"{cid} yields no item")
+
+
+def _scored(state: State, e: Event) -> None:
+    team = Team(e.target)
+    state.scores[team] += e.amount
+    state.seats[_seat(e.seat)].vp += e.amount
+
+
+def _hand_revealed(state: State, e: Event) -> None:
+    viewer = _seat(e.target)
+    state.known_hands.setdefault(viewer, {})[_seat(e.seat)] = e.cards
+
+
+def _game_ended(state: State, e: Event) -> None:
+    state.winner = e.text
+    state.end_reason = e.piece
+    state.step = "over"
+    state.decisions = []
+    state.battle = None
+
+
+_HANDLERS: dict[EventKind, Callable[[State, Event], None]] = {
+    EventKind.MATCH_STARTED: _noop,
+    EventKind.SUITS_ASSIGNED: _noop,
+    EventKind.DECK_SHUFFLED: _deck_shuffled,
+    EventKind.CARDS_DRAWN: _cards_drawn,
+    EventKind.CARDS_DISCARDED: _cards_discarded,
+    EventKind.CARD_GIVEN: _card_given,
+    EventKind.KEEP_PLACED: _pieces_placed,
+    EventKind.PIECES_PLACED: _pieces_placed,
+    EventKind.PIECES_MOVED: _pieces_moved,
+    EventKind.PIECES_REMOVED: _pieces_removed,
+    EventKind.WOOD_SPENT: _wood_spent,
+    EventKind.ONCE_USED: _once_used,
+    EventKind.DECISION_REQUESTED: _decision_requested,
+    EventKind.DECISION_CLOSED: _decision_closed,
+    EventKind.BATTLE_STAGE: _battle_stage,
+    EventKind.BRIDGE_CROSSED: _noop,
+    EventKind.STEP_SET: _step_set,
+    EventKind.ACTIONS_CHANGED: _actions_changed,
+    EventKind.TURN_STARTED: _turn_started,
+    EventKind.ROUND_STARTED: _round_started,
+    EventKind.BATTLE_STARTED: _battle_started,
+    EventKind.AMBUSH_PLAYED: _ambush_played,
+    EventKind.AMBUSH_FOILED: _ambush_foiled,
+    EventKind.DICE_ROLLED: _dice_rolled,
+    EventKind.HITS_SET: _hits_set,
+    EventKind.EFFECT_USED: _effect_used,
+    EventKind.BATTLE_ENDED: _battle_ended,
+    EventKind.DECISION_DECLINED: _noop,
+    EventKind.CARD_CRAFTED: _card_crafted,
+    EventKind.SCORED: _scored,
+    EventKind.HAND_REVEALED: _hand_revealed,
+    EventKind.GAME_ENDED: _game_ended,
+}
+
+
+def evolve(state: State, event: Event) -> State:
+    """Apply one event to ``state`` in place and return it (the caller owns the state)."""
+    _HANDLERS[event.kind](state, event)
+    state.version += 1
+    return state
+
+
+def fold(state: State, events: list[Event]) -> State:
+    for event in events:
+        evolve(state, event)
+    return state

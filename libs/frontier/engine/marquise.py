@@ -1,0 +1,267 @@
+"""Marquise de Cat (base Root §9, with the variant's setup R12).
+
+Setup on the home map: the keep in a corner, one warrior in each other home clearing, then a
+sawmill, a workshop and a recruiter in or next to the keep clearing.  A turn: Birdsong wood
+at every sawmill; Daylight crafting with workshops then up to 3 actions (battle, march,
+recruit, build, overwork) plus one per bird card spent; Evening draw 1 + recruiter bonuses.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from .battle import battle_commands
+from .battle import start as start_battle
+from .board import HOME_MAP, board
+from .cards import matches
+from .ctx import Ctx
+from .errors import IllegalCommand
+from .model import Command, CommandKind, EventKind, Seat, Suit
+from .movement import do_move, move_commands, suit_of
+from .pieces import (
+    KEEP,
+    MARQUISE_BUILDINGS,
+    RECRUITER,
+    SAWMILL,
+    WARRIOR,
+    WOOD,
+    blocked_by_keep,
+    clearings_with,
+    count,
+    keep_clearing,
+    open_slots,
+    rules,
+)
+from .state import State
+
+TRACK_SIZE = 6
+BUILD_COST = (0, 1, 2, 3, 3, 4)  # wood for the n-th building of a type (index = placed)
+BUILD_VP: dict[str, tuple[int, ...]] = {
+    "sawmill": (0, 1, 2, 3, 4, 5),
+    "workshop": (0, 2, 2, 3, 4, 5),
+    "recruiter": (0, 1, 2, 3, 3, 4),
+}
+ACTIONS_PER_TURN = 3
+DRAW_BONUS_AT = (3, 5)  # recruiters on the map that uncover a draw bonus
+
+
+def placed(state: State, seat: Seat, building: str) -> int:
+    return TRACK_SIZE - state.seats[seat].supply.get(building, 0)
+
+
+# ----- setup (R12) ------------------------------------------------------------------------
+
+
+def setup_keep_commands(state: State, seat: Seat) -> list[Command]:
+    return [
+        Command(CommandKind.PLACE_KEEP, seat, clearing=c)
+        for c in board().corners(HOME_MAP[seat.team])
+        if not blocked_by_keep(state, c, seat)
+    ]
+
+
+def place_keep(ctx: Ctx, cmd: Command) -> None:
+    seat = cmd.seat
+    ctx.emit(EventKind.KEEP_PLACED, seat=seat.value, clearing=cmd.clearing, piece=KEEP, count=1)
+    for c in board().on_map(HOME_MAP[seat.team]):
+        if c != cmd.clearing:
+            ctx.place(seat, c, WARRIOR, 1, reason="setup")
+
+
+def setup_building_commands(state: State, seat: Seat) -> list[Command]:
+    keep = keep_clearing(state, seat)
+    if keep is None:
+        return []
+    home = HOME_MAP[seat.team]
+    spots = [keep] + [c for c in board().adjacent[keep] if board().map_of(c) == home]
+    missing = [b for b in MARQUISE_BUILDINGS if placed(state, seat, b) == 0]
+    return [
+        Command(CommandKind.PLACE_BUILDING, seat, clearing=c, piece=b)
+        for b in missing
+        for c in spots
+        if open_slots(state, c) > 0 and not blocked_by_keep(state, c, seat)
+    ]
+
+
+def setup_step_done(state: State, seat: Seat, step: str) -> bool:
+    if step == "setup.keep":
+        return state.seats[seat].supply.get(KEEP, 0) == 0
+    return all(placed(state, seat, b) > 0 for b in MARQUISE_BUILDINGS) or not (
+        setup_building_commands(state, seat)
+    )
+
+
+def place_building(ctx: Ctx, cmd: Command) -> None:
+    ctx.place(cmd.seat, cmd.clearing, cmd.piece, 1, reason="setup")
+
+
+# ----- Birdsong ---------------------------------------------------------------------------
+
+
+def sawmill_slots(state: State, seat: Seat) -> list[str]:
+    """One entry per sawmill still owed wood this Birdsong."""
+    out: list[str] = []
+    for c in clearings_with(state, seat, SAWMILL):
+        owed = count(state, c, seat, SAWMILL) - state.used.get(f"wood:{c}", 0)
+        out.extend([c] * max(owed, 0))
+    return out
+
+
+def birdsong_wood(ctx: Ctx, seat: Seat) -> None:
+    """Place wood at every sawmill; when wood runs short the Marquise chooses (decisions)."""
+    state = ctx.state
+    owed = sawmill_slots(state, seat)
+    if len(owed) <= state.seats[seat].supply.get(WOOD, 0):
+        for c in sorted(set(owed)):
+            n = owed.count(c)
+            ctx.place(seat, c, WOOD, n, reason="birdsong")
+            ctx.use(seat, f"wood:{c}", n)
+
+
+def wood_commands(state: State, seat: Seat) -> list[Command]:
+    if state.seats[seat].supply.get(WOOD, 0) == 0:
+        return []
+    return [
+        Command(CommandKind.PLACE_WOOD, seat, clearing=c)
+        for c in sorted(set(sawmill_slots(state, seat)))
+    ]
+
+
+def place_wood(ctx: Ctx, cmd: Command) -> None:
+    ctx.place(cmd.seat, cmd.clearing, WOOD, 1, reason="birdsong")
+    ctx.use(cmd.seat, f"wood:{cmd.clearing}")
+
+
+# ----- Daylight actions -------------------------------------------------------------------
+
+
+def reachable_wood(state: State, seat: Seat, clearing: str) -> list[str]:
+    """Clearings whose wood can pay for a building here: connected through ruled clearings.
+
+    Wood never crosses a Border Bridge here (R26's bridge transport is not offered yet).
+    Returned nearest first, so the wood nearest the building is spent first.
+    """
+    b = board()
+    seen = {clearing}
+    queue = deque([clearing])
+    out: list[str] = []
+    while queue:
+        c = queue.popleft()
+        n = count(state, c, seat, WOOD)
+        out.extend([c] * n)
+        for nxt in b.adjacent[c]:
+            if nxt in seen or b.is_bridge(c, nxt) or not rules(state, nxt, seat):
+                continue
+            seen.add(nxt)
+            queue.append(nxt)
+    return out
+
+
+def build_commands(state: State, seat: Seat) -> list[Command]:
+    out: list[Command] = []
+    for c in board().order:
+        if not rules(state, c, seat) or open_slots(state, c) <= 0:
+            continue
+        if blocked_by_keep(state, c, seat):
+            continue
+        wood = None
+        for building in MARQUISE_BUILDINGS:
+            n = placed(state, seat, building)
+            if n >= TRACK_SIZE:
+                continue
+            if wood is None:
+                wood = len(reachable_wood(state, seat, c))
+            if wood >= BUILD_COST[n]:
+                out.append(Command(CommandKind.BUILD, seat, clearing=c, piece=building))
+    return out
+
+
+def action_commands(state: State, seat: Seat) -> list[Command]:
+    out: list[Command] = []
+    if state.march_left > 0:
+        out.extend(move_commands(state, seat, CommandKind.MARCH))
+    if state.actions > 0:
+        out.extend(battle_commands(state, seat))
+        if state.march_left == 0:
+            out.extend(move_commands(state, seat, CommandKind.MARCH))
+        if (
+            not state.used.get(RECRUITER)
+            and clearings_with(state, seat, RECRUITER)
+            and state.seats[seat].supply.get(WARRIOR, 0) > 0
+        ):
+            out.append(Command(CommandKind.RECRUIT, seat))
+        out.extend(build_commands(state, seat))
+        if state.seats[seat].supply.get(WOOD, 0) > 0:
+            for c in clearings_with(state, seat, SAWMILL):
+                suit = suit_of(state, c)
+                seen: set[str] = set()
+                for cid in sorted(state.seats[seat].hand):
+                    if matches(cid, suit) and cid.split(".")[0] not in seen:
+                        seen.add(cid.split(".")[0])
+                        out.append(Command(CommandKind.OVERWORK, seat, clearing=c, cards=(cid,)))
+    birds = sorted({cid for cid in state.seats[seat].hand if cid.split(".")[0] in _BIRD_TYPES})
+    seen_types: set[str] = set()
+    for cid in birds:
+        t = cid.split(".")[0]
+        if t not in seen_types:
+            seen_types.add(t)
+            out.append(Command(CommandKind.EXTRA_ACTION, seat, cards=(cid,)))
+    return out
+
+
+def _bird_types() -> frozenset[str]:
+    from .cards import catalog
+
+    return frozenset(c.type for c in catalog().values() if c.suit is Suit.BIRD)
+
+
+_BIRD_TYPES = _bird_types()
+
+
+def spend_action(ctx: Ctx, seat: Seat, march_moves_left: int = 0) -> None:
+    ctx.emit(EventKind.ACTIONS_CHANGED, seat=seat.value, amount=-1, count=march_moves_left)
+
+
+def execute_action(ctx: Ctx, cmd: Command) -> None:
+    state = ctx.state
+    seat = cmd.seat
+    kind = cmd.kind
+    if kind is CommandKind.MARCH:
+        if state.march_left > 0:
+            ctx.emit(EventKind.ACTIONS_CHANGED, seat=seat.value, amount=0, count=0)
+        else:
+            spend_action(ctx, seat, march_moves_left=1)
+        do_move(ctx, cmd)
+    elif kind is CommandKind.BATTLE:
+        spend_action(ctx, seat)
+        start_battle(ctx, seat, cmd.clearing, Seat(cmd.target))
+    elif kind is CommandKind.RECRUIT:
+        spend_action(ctx, seat)
+        ctx.use(seat, RECRUITER)
+        supply = state.seats[seat].supply.get(WARRIOR, 0)
+        for c in clearings_with(state, seat, RECRUITER):
+            n = min(count(state, c, seat, RECRUITER), supply)
+            ctx.place(seat, c, WARRIOR, n, reason="recruit")
+            supply -= n
+    elif kind is CommandKind.BUILD:
+        n = placed(state, seat, cmd.piece)
+        wood = reachable_wood(state, seat, cmd.clearing)[: BUILD_COST[n]]
+        if len(wood) < BUILD_COST[n]:
+            raise IllegalCommand("not enough connected wood")
+        spend_action(ctx, seat)
+        if wood:
+            ctx.emit(EventKind.WOOD_SPENT, seat=seat.value, clearings=tuple(wood))
+        ctx.place(seat, cmd.clearing, cmd.piece, 1, reason="build")
+        ctx.score(seat, BUILD_VP[cmd.piece][n], f"built {cmd.piece}")
+    elif kind is CommandKind.OVERWORK:
+        spend_action(ctx, seat)
+        ctx.discard(seat, cmd.cards, "overwork")
+        ctx.place(seat, cmd.clearing, WOOD, 1, reason="overwork")
+    elif kind is CommandKind.EXTRA_ACTION:
+        ctx.discard(seat, cmd.cards, "extra action")
+        ctx.emit(EventKind.ACTIONS_CHANGED, seat=seat.value, amount=1, count=state.march_left)
+
+
+def evening_draw_count(state: State, seat: Seat) -> int:
+    n = placed(state, seat, RECRUITER)
+    return 1 + sum(1 for at in DRAW_BONUS_AT if n >= at)

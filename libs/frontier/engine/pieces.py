@@ -1,0 +1,140 @@
+"""Queries over the pieces on the board: counts, buildings, open slots and team ruling (R13).
+
+Everything here is a pure read of the state; rules code asks these questions constantly,
+so they stay small and allocation-free where it matters.
+"""
+
+from __future__ import annotations
+
+from .board import board
+from .model import Faction, Seat, Team
+from .state import State
+
+WARRIOR = "warrior"
+SAWMILL = "sawmill"
+WORKSHOP = "workshop"
+RECRUITER = "recruiter"
+WOOD = "wood"
+KEEP = "keep"
+ROOST = "roost"
+SYMPATHY = "sympathy"
+BASES = ("base_fox", "base_rabbit", "base_mouse")
+
+MARQUISE_BUILDINGS = (SAWMILL, WORKSHOP, RECRUITER)
+BUILDINGS = frozenset((SAWMILL, WORKSHOP, RECRUITER, ROOST, *BASES))
+TOKENS = frozenset((WOOD, KEEP, SYMPATHY))
+
+
+def count(state: State, clearing: str, seat: Seat, piece: str) -> int:
+    return state.pieces[clearing].get(seat, {}).get(piece, 0)
+
+
+def warriors(state: State, clearing: str, seat: Seat) -> int:
+    return state.pieces[clearing].get(seat, {}).get(WARRIOR, 0)
+
+
+def has_any_piece(state: State, clearing: str, seat: Seat) -> bool:
+    return any(n > 0 for n in state.pieces[clearing].get(seat, {}).values())
+
+
+def buildings_in(state: State, clearing: str) -> int:
+    total = 0
+    for kinds in state.pieces[clearing].values():
+        for kind, n in kinds.items():
+            if kind in BUILDINGS:
+                total += n
+    return total
+
+
+def open_slots(state: State, clearing: str) -> int:
+    """Free slots = slots - buildings - (1 while a ruin still stands there)."""
+    info = board().clearings[clearing]
+    ruin = 1 if state.ruins.get(clearing) else 0
+    return info.slots - buildings_in(state, clearing) - ruin
+
+
+def team_strength(state: State, clearing: str, team: Team) -> int:
+    total = 0
+    for seat, kinds in state.pieces[clearing].items():
+        if seat.team is not team:
+            continue
+        for kind, n in kinds.items():
+            if kind == WARRIOR or kind in BUILDINGS:
+                total += n
+    return total
+
+
+def ruler(state: State, clearing: str) -> Team | None:
+    """R13: the team whose warriors + buildings sum higher rules; on a tie, a team with an
+    Eyrie piece there rules (Lords of the Forest), otherwise nobody."""
+    a = team_strength(state, clearing, Team.A)
+    b = team_strength(state, clearing, Team.B)
+    if a > b:
+        return Team.A
+    if b > a:
+        return Team.B
+    if a == 0:
+        return None
+    eyrie_a = _has_eyrie_piece(state, clearing, Team.A)
+    eyrie_b = _has_eyrie_piece(state, clearing, Team.B)
+    if eyrie_a and not eyrie_b:
+        return Team.A
+    if eyrie_b and not eyrie_a:
+        return Team.B
+    return None
+
+
+def _has_eyrie_piece(state: State, clearing: str, team: Team) -> bool:
+    for seat, kinds in state.pieces[clearing].items():
+        if (
+            seat.team is team
+            and state.lineup[seat].faction is Faction.EYRIE
+            and (kinds.get(WARRIOR, 0) or kinds.get(ROOST, 0))
+        ):
+            return True
+    return False
+
+
+def rules(state: State, clearing: str, seat: Seat) -> bool:
+    """Both team members count as ruling a clearing their team rules (R13)."""
+    return ruler(state, clearing) is seat.team
+
+
+def keep_clearing(state: State, seat: Seat) -> str | None:
+    for clearing, per_seat in state.pieces.items():
+        if per_seat.get(seat, {}).get(KEEP, 0):
+            return clearing
+    return None
+
+
+def blocked_by_keep(state: State, clearing: str, seat: Seat) -> bool:
+    """Only the Marquise that owns a keep may place pieces in its clearing."""
+    for owner, kinds in state.pieces[clearing].items():
+        if owner is not seat and kinds.get(KEEP, 0):
+            return True
+    return False
+
+
+def enemies_with_pieces(state: State, clearing: str, seat: Seat) -> list[Seat]:
+    return [
+        s
+        for s, kinds in state.pieces[clearing].items()
+        if s.team is not seat.team and any(n > 0 for n in kinds.values())
+    ]
+
+
+def clearings_with(state: State, seat: Seat, piece: str) -> list[str]:
+    return [c for c in board().order if state.pieces[c].get(seat, {}).get(piece, 0)]
+
+
+def warriors_on_board(state: State, team: Team) -> int:
+    return sum(
+        kinds.get(WARRIOR, 0)
+        for per_seat in state.pieces.values()
+        for seat, kinds in per_seat.items()
+        if seat.team is team
+    )
+
+
+def clearings_ruled(state: State, team: Team) -> int:
+    return sum(1 for c in board().order if ruler(state, c) is team)

@@ -1,0 +1,84 @@
+"""The state before the first command: seeded board, deck and hands (R5, R9, R10, R11).
+
+Everything random about the start of a match is drawn here from the match seed, in a fixed
+order, so ``initial_state(config)`` is a pure function of the config.
+"""
+
+from __future__ import annotations
+
+from . import rng
+from .board import MAPS, WINTER, board, raw_data
+from .cards import deck_ids
+from .config import MatchConfig
+from .model import Faction, Item, Seat, Suit, Team
+from .pieces import KEEP, RECRUITER, SAWMILL, WARRIOR, WOOD, WORKSHOP
+from .state import SeatSpec, SeatState, State
+
+# The first setup step of each faction; it must have no enter hook (nothing runs before it).
+SETUP_STEPS = {Faction.MARQUISE: "setup.keep"}
+
+STARTING_HAND = 3
+RUIN_ITEMS: tuple[Item, ...] = (Item.BAG, Item.BOOTS, Item.HAMMER, Item.SWORD) * 2  # R9
+
+
+def starting_supply(spec: SeatSpec) -> dict[str, int]:
+    if spec.faction is Faction.MARQUISE:
+        return {WARRIOR: 25, SAWMILL: 6, WORKSHOP: 6, RECRUITER: 6, WOOD: 8, KEEP: 1}
+    raise ValueError(f"no supply defined for {spec.faction}")
+
+
+def map_stock() -> dict[Item, int]:
+    """R10: each map has the standard 12-item crafting stock."""
+    raw = raw_data()["items"]["map_item_supply_at_start"]
+    return {Item(k): int(v) for k, v in raw.items()}
+
+
+def initial_state(config: MatchConfig) -> State:
+    b = board()
+    lineup = config.seats()
+    state_rng = rng.seed_state(config.seed)
+
+    suits: dict[str, str] = {}
+    for cid in b.order:
+        printed = b.clearings[cid].printed_suit
+        if printed is not None:
+            suits[cid] = printed.value
+    markers = [Suit.FOX.value] * 4 + [Suit.RABBIT.value] * 4 + [Suit.MOUSE.value] * 4
+    markers, state_rng = rng.shuffled(markers, state_rng)  # R5: Winter suit markers
+    for cid, suit in zip(b.on_map(WINTER), markers, strict=True):
+        suits[cid] = suit
+
+    ruin_clearings = [c for c in b.order if b.clearings[c].ruin]
+    ruin_items, state_rng = rng.shuffled(RUIN_ITEMS, state_rng)
+    ruins = {c: [item] for c, item in zip(ruin_clearings, ruin_items, strict=True)}
+
+    deck, state_rng = rng.shuffled(deck_ids(), state_rng)
+    order = tuple(s for s in Seat if s in lineup)
+    seats: dict[Seat, SeatState] = {}
+    for seat in order:
+        spec = lineup[seat]
+        hand = [deck.pop() for _ in range(STARTING_HAND)]
+        seats[seat] = SeatState(
+            seat=seat,
+            faction=spec.faction,
+            character=spec.character,
+            hand=hand,
+            supply=starting_supply(spec),
+        )
+
+    return State(
+        lineup=lineup,
+        options=config.options(),
+        order=order,
+        rng=state_rng,
+        suits=suits,
+        seats=seats,
+        pieces={c: {} for c in b.order},
+        deck=deck,
+        discard=[],
+        stock={m: map_stock() for m in MAPS},
+        ruins=ruins,
+        scores={Team.A: 0, Team.B: 0},
+        turn_seat=order[0],
+        step=SETUP_STEPS[lineup[order[0]].faction],
+    )

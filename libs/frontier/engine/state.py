@@ -1,0 +1,168 @@
+"""The game state: plain mutable data, changed only by :func:`frontier.engine.evolve.evolve`.
+
+Why mutable dataclasses rather than frozen ones: a match applies thousands of events and
+copying the whole board on each would dominate the run time.  Purity is kept at the API
+edge instead: ``decide`` works on a private :meth:`State.clone`, and the only writer of a
+live state is ``evolve``.  ``clone`` is hand-written (not ``copy.deepcopy``) for speed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .model import Character, Faction, Item, Seat, Team
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    faction: Faction
+    character: Character | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Match settings that change rules (R4)."""
+
+    team_hands_visible: bool = False
+    max_rounds: int = 6
+    winning_score: int = 90
+
+
+@dataclass(slots=True)
+class Decision:
+    """A question one seat must answer before play goes on (it may not be the active seat)."""
+
+    seat: Seat
+    kind: str
+    clearing: str = ""
+    target: str = ""
+    count: int = 0
+    piece: str = ""
+    cards: tuple[str, ...] = ()
+
+    def clone(self) -> Decision:
+        return Decision(
+            self.seat, self.kind, self.clearing, self.target, self.count, self.piece, self.cards
+        )
+
+
+@dataclass(slots=True)
+class Battle:
+    attacker: Seat
+    defender: Seat
+    clearing: str
+    stage: str = "start"
+    ambush: str = ""
+    dice: tuple[int, int] = (0, 0)
+    hits_to_defender: int = 0  # rolled hits dealt by the attacker
+    hits_to_attacker: int = 0  # rolled hits dealt by the defender
+    extra_to_defender: int = 0
+    extra_to_attacker: int = 0
+    ignore_rolled_by_attacker: bool = False  # Armorers used by the attacker
+    ignore_rolled_by_defender: bool = False
+    effects_used: tuple[str, ...] = ()
+    removed_warriors: tuple[tuple[str, int], ...] = ()  # (owner seat, count) this battle
+
+    def clone(self) -> Battle:
+        b = Battle(self.attacker, self.defender, self.clearing)
+        for name in Battle.__slots__:
+            setattr(b, name, getattr(self, name))
+        return b
+
+
+@dataclass(slots=True)
+class SeatState:
+    seat: Seat
+    faction: Faction
+    character: Character | None
+    hand: list[str] = field(default_factory=list)
+    play_area: list[str] = field(default_factory=list)  # persistent cards crafted
+    crafted_items: list[Item] = field(default_factory=list)  # the Crafted Items box
+    vp: int = 0  # this seat's own contribution to its team's score (R32)
+    supply: dict[str, int] = field(default_factory=dict)  # pieces off the map, by kind
+
+    @property
+    def team(self) -> Team:
+        return self.seat.team
+
+    def clone(self) -> SeatState:
+        return SeatState(
+            self.seat,
+            self.faction,
+            self.character,
+            list(self.hand),
+            list(self.play_area),
+            list(self.crafted_items),
+            self.vp,
+            dict(self.supply),
+        )
+
+
+Pieces = dict[str, dict[Seat, dict[str, int]]]
+
+
+@dataclass(slots=True)
+class State:
+    lineup: dict[Seat, SeatSpec]
+    options: Options
+    order: tuple[Seat, ...]  # filled seats in turn order
+    rng: int
+    suits: dict[str, str]  # clearing -> suit (Autumn printed, Winter seeded: R5)
+    seats: dict[Seat, SeatState]
+    pieces: Pieces  # clearing -> seat -> piece kind -> count
+    deck: list[str]  # top of the deck is the END of the list
+    discard: list[str]
+    stock: dict[str, dict[Item, int]]  # map -> crafting item stock (R10)
+    ruins: dict[str, list[Item]]  # clearing -> hidden ruin items (R9)
+    scores: dict[Team, int]
+    round: int = 0
+    turn_seat: Seat | None = None
+    step: str = "setup"
+    actions: int = 0
+    march_left: int = 0
+    used: dict[str, int] = field(default_factory=dict)  # per-turn counters
+    decisions: list[Decision] = field(default_factory=list)
+    battle: Battle | None = None
+    known_hands: dict[Seat, dict[Seat, tuple[str, ...]]] = field(default_factory=dict)
+    winner: str = ""  # "A", "B", "draw" once over
+    end_reason: str = ""
+    version: int = 0  # number of events applied
+
+    @property
+    def over(self) -> bool:
+        return bool(self.winner)
+
+    @property
+    def phase(self) -> str:
+        return self.step.split(".", 1)[0]
+
+    def clone(self) -> State:
+        return State(
+            lineup=self.lineup,
+            options=self.options,
+            order=self.order,
+            rng=self.rng,
+            suits=self.suits,
+            seats={s: st.clone() for s, st in self.seats.items()},
+            pieces={
+                c: {s: dict(kinds) for s, kinds in per_seat.items()}
+                for c, per_seat in self.pieces.items()
+            },
+            deck=list(self.deck),
+            discard=list(self.discard),
+            stock={m: dict(items) for m, items in self.stock.items()},
+            ruins={c: list(items) for c, items in self.ruins.items()},
+            scores=dict(self.scores),
+            round=self.round,
+            turn_seat=self.turn_seat,
+            step=self.step,
+            actions=self.actions,
+            march_left=self.march_left,
+            used=dict(self.used),
+            decisions=[d.clone() for d in self.decisions],
+            battle=self.battle.clone() if self.battle else None,
+            known_hands={v: dict(k) for v, k in self.known_hands.items()},
+            winner=self.winner,
+            end_reason=self.end_reason,
+            version=self.version,
+        )

@@ -1,0 +1,207 @@
+"""Turn order (R3), phases and steps, the 6-round limit and the end of the match (R30).
+
+Each faction's turn is a fixed list of steps named ``phase.step``.  A step may have an
+*enter* hook (automatic work such as Birdsong wood or the Evening draw) and may be
+*interactive* (the active seat chooses commands until it ends the step).  ``advance`` moves
+through steps, turns and rounds until some seat has a real choice to make; an interactive
+step whose only legal command is END_PHASE is passed automatically.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from . import card_effects, marquise
+from .ctx import Ctx
+from .model import Command, CommandKind, EventKind, Faction, Seat, Team
+from .pieces import clearings_ruled, warriors_on_board
+from .state import State
+
+HAND_LIMIT = 5
+
+SETUP_STEPS: dict[Faction, tuple[str, ...]] = {
+    Faction.MARQUISE: ("setup.keep", "setup.buildings"),
+}
+TURN_STEPS: dict[Faction, tuple[str, ...]] = {
+    Faction.MARQUISE: (
+        "birdsong.start",
+        "birdsong.wood",
+        "birdsong.cards",
+        "daylight.start",
+        "daylight.craft",
+        "daylight.actions",
+        "evening.start",
+        "evening.draw",
+        "evening.discard",
+    ),
+}
+
+
+def first_setup_step(faction: Faction) -> str:
+    return SETUP_STEPS[faction][0]
+
+
+# ----- step hooks --------------------------------------------------------------------------
+
+
+def _enter_birdsong_start(ctx: Ctx, seat: Seat) -> None:
+    card_effects.offer_birdsong_start(ctx, seat)
+
+
+def _enter_birdsong_wood(ctx: Ctx, seat: Seat) -> None:
+    marquise.birdsong_wood(ctx, seat)
+
+
+def _enter_daylight_start(ctx: Ctx, seat: Seat) -> None:
+    card_effects.offer_daylight_start(ctx, seat)
+
+
+def _enter_evening_start(ctx: Ctx, seat: Seat) -> None:
+    card_effects.offer_evening_start(ctx, seat)
+
+
+def _enter_evening_draw(ctx: Ctx, seat: Seat) -> None:
+    ctx.draw(seat, marquise.evening_draw_count(ctx.state, seat))
+
+
+ENTER: dict[str, Callable[[Ctx, Seat], None]] = {
+    "birdsong.start": _enter_birdsong_start,
+    "birdsong.wood": _enter_birdsong_wood,
+    "daylight.start": _enter_daylight_start,
+    "evening.start": _enter_evening_start,
+    "evening.draw": _enter_evening_draw,
+}
+
+
+def step_actions(state: State, seat: Seat, step: str) -> int:
+    return marquise.ACTIONS_PER_TURN if step == "daylight.actions" else 0
+
+
+# ----- what the active seat may do in a step ----------------------------------------------
+
+
+def step_commands(state: State, seat: Seat) -> list[Command]:
+    """Commands of the active seat in the current step (no open decision)."""
+    step = state.step
+    end = Command(CommandKind.END_PHASE, seat)
+    if step == "setup.keep":
+        return marquise.setup_keep_commands(state, seat)
+    if step == "setup.buildings":
+        return marquise.setup_building_commands(state, seat)
+    if step == "birdsong.wood":
+        return marquise.wood_commands(state, seat)
+    if step == "birdsong.cards":
+        return [*card_effects.birdsong_commands(state, seat), end]
+    if step == "daylight.craft":
+        from .crafting import craft_commands
+
+        return [*craft_commands(state, seat), end]
+    if step == "daylight.actions":
+        return [
+            *marquise.action_commands(state, seat),
+            *card_effects.daylight_commands(state, seat),
+            end,
+        ]
+    if step == "evening.discard":
+        hand = state.seats[seat].hand
+        if len(hand) <= HAND_LIMIT:
+            return []
+        return [Command(CommandKind.DISCARD, seat, cards=(c,)) for c in sorted(set(hand))]
+    return []
+
+
+def _waits(state: State, seat: Seat) -> bool:
+    """An interactive step waits while the seat has a choice other than ending it."""
+    return any(c.kind is not CommandKind.END_PHASE for c in step_commands(state, seat))
+
+
+# ----- moving on ---------------------------------------------------------------------------
+
+
+def goto(ctx: Ctx, seat: Seat, step: str) -> None:
+    ctx.emit(
+        EventKind.STEP_SET,
+        seat=seat.value,
+        text=step,
+        count=step_actions(ctx.state, seat, step),
+    )
+    hook = ENTER.get(step)
+    if hook is not None:
+        hook(ctx, seat)
+
+
+def advance(ctx: Ctx) -> None:
+    """Run automatic steps until a seat must choose (or the match ends)."""
+    state = ctx.state
+    while not state.over and not state.decisions and state.battle is None:
+        seat = state.turn_seat
+        assert seat is not None
+        faction = state.lineup[seat].faction
+        if state.step.startswith("setup"):
+            if not marquise.setup_step_done(state, seat, state.step):
+                return
+            _next_setup_step(ctx, seat, faction)
+            continue
+        if _waits(state, seat):
+            return
+        steps = TURN_STEPS[faction]
+        index = steps.index(state.step)
+        if index + 1 < len(steps):
+            goto(ctx, seat, steps[index + 1])
+        else:
+            _next_turn(ctx, seat)
+
+
+def _next_setup_step(ctx: Ctx, seat: Seat, faction: Faction) -> None:
+    steps = SETUP_STEPS[faction]
+    index = steps.index(ctx.state.step)
+    if index + 1 < len(steps):
+        goto(ctx, seat, steps[index + 1])
+    else:
+        _next_setup_turn(ctx, seat)
+
+
+def _next_setup_turn(ctx: Ctx, seat: Seat) -> None:
+    order = ctx.state.order
+    index = order.index(seat)
+    if index + 1 < len(order):
+        nxt = order[index + 1]
+        ctx.emit(EventKind.TURN_STARTED, seat=nxt.value, count=0)
+        goto(ctx, nxt, first_setup_step(ctx.state.lineup[nxt].faction))
+    else:
+        _start_round(ctx, 1)
+
+
+def _start_round(ctx: Ctx, number: int) -> None:
+    ctx.emit(EventKind.ROUND_STARTED, count=number)
+    _start_turn(ctx, ctx.state.order[0])
+
+
+def _start_turn(ctx: Ctx, seat: Seat) -> None:
+    ctx.emit(EventKind.TURN_STARTED, seat=seat.value, count=ctx.state.round)
+    goto(ctx, seat, TURN_STEPS[ctx.state.lineup[seat].faction][0])
+
+
+def _next_turn(ctx: Ctx, seat: Seat) -> None:
+    state = ctx.state
+    index = state.order.index(seat)
+    if index + 1 < len(state.order):
+        _start_turn(ctx, state.order[index + 1])
+    elif state.round >= state.options.max_rounds:
+        final_result(ctx)
+    else:
+        _start_round(ctx, state.round + 1)
+
+
+def final_result(ctx: Ctx) -> None:
+    """R30 after the last round: score, then clearings ruled, then warriors, then a draw."""
+    state = ctx.state
+    keys = {
+        "score": (state.scores[Team.A], state.scores[Team.B]),
+        "clearings ruled": (clearings_ruled(state, Team.A), clearings_ruled(state, Team.B)),
+        "warriors": (warriors_on_board(state, Team.A), warriors_on_board(state, Team.B)),
+    }
+    for reason, (a, b) in keys.items():
+        if a != b:
+            ctx.end("A" if a > b else "B", f"round limit: {reason}")
+    ctx.end("draw", "round limit: tie")

@@ -1,0 +1,233 @@
+"""Lossless conversion between engine records (``frontier.engine.model``) and ``frontier.v1``.
+
+Why generic: the engine's vocabulary grows (new command kinds, event kinds, sometimes fields)
+while the rules are being written.  Hand-written per-field or per-kind mapping code would drift
+silently; instead the mapping is *derived* once, at import, from the dataclass fields and their
+type hints on one side and the protobuf descriptors on the other:
+
+* enum members map by name: engine ``CommandKind.PLACE_KEEP`` is proto
+  ``COMMAND_KIND_PLACE_KEEP`` (the proto enum has the engine enum's class name, its values the
+  class name in UPPER_SNAKE plus ``_`` plus the member NAME; 0 is ``*_UNSPECIFIED``).  Names,
+  not numbers, because engine values are strings and proto numbers are a wire detail.
+* record fields map by name; ``tuple[...]`` fields are ``repeated`` fields.
+
+A field with no proto counterpart (or the wrong proto type) is a contract bug, so it fails the
+import of this module loudly.  A missing enum *value* is only found when such a value is
+converted; tests/unit/test_wire_roundtrip.py checks every member so that CI catches it first.
+
+Data coming off the wire is untrusted: anything that cannot become a valid engine record
+(``*_UNSPECIFIED``, an enum number this build does not know, the wrong message type, values
+protobuf cannot hold) raises :class:`WireError`, never a bare protobuf exception.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import typing
+from enum import StrEnum
+from functools import cache
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
+from google.protobuf.message import Message
+
+from frontier.engine.model import Command, Event
+from frontier.v1 import types_pb2
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+    from google._upb._message import FieldDescriptor as _UpbFieldDescriptor
+
+__all__ = [
+    "WireError",
+    "command_from_proto",
+    "command_to_proto",
+    "enum_from_proto",
+    "enum_to_proto",
+    "event_from_proto",
+    "event_to_proto",
+    "proto_enum_prefix",
+]
+
+
+class WireError(ValueError):
+    """Data that cannot be converted between the engine and the wire (bad input, not a bug)."""
+
+
+_E = TypeVar("_E", bound=StrEnum)
+_R = TypeVar("_R", bound="DataclassInstance")  # an engine record dataclass
+_M = TypeVar("_M", bound=Message)
+
+_FILE = types_pb2.DESCRIPTOR
+
+
+def proto_enum_prefix(engine_enum: type[StrEnum]) -> str:
+    """``CommandKind`` -> ``"COMMAND_KIND_"``: the buf-style prefix of the mirroring proto enum."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", engine_enum.__name__).upper() + "_"
+
+
+class _EnumMap(Generic[_E]):
+    """Member <-> number for one engine enum, built from the proto enum of the same name."""
+
+    def __init__(self, engine_enum: type[_E]) -> None:
+        descriptor: EnumDescriptor | None = _FILE.enum_types_by_name.get(engine_enum.__name__)
+        if descriptor is None:
+            raise TypeError(f"frontier.v1 has no enum {engine_enum.__name__}")
+        self.engine_enum = engine_enum
+        self.proto_name = descriptor.full_name
+        self.prefix = proto_enum_prefix(engine_enum)
+        self.to_number: dict[_E, int] = {}
+        for member in engine_enum:
+            value = descriptor.values_by_name.get(self.prefix + member.name)
+            if value is not None and value.number != 0:
+                self.to_number[member] = value.number
+        self.from_number: dict[int, _E] = {n: m for m, n in self.to_number.items()}
+
+    def encode(self, member: object) -> int:
+        if not isinstance(member, self.engine_enum):
+            raise WireError(f"expected a {self.engine_enum.__name__}, got {member!r}")
+        try:
+            return self.to_number[member]
+        except KeyError:
+            raise WireError(
+                f"{self.engine_enum.__name__}.{member.name} has no value "
+                f"{self.prefix}{member.name} in {self.proto_name}"
+            ) from None
+
+    def decode(self, number: int) -> _E:
+        member = self.from_number.get(number)
+        if member is not None:
+            return member
+        if number == 0:
+            raise WireError(f"{self.proto_name} is {self.prefix}UNSPECIFIED (not set)")
+        raise WireError(f"unknown {self.proto_name} value {number}")
+
+
+@cache
+def _enum_map(engine_enum: type[StrEnum]) -> _EnumMap[Any]:
+    return _EnumMap(engine_enum)
+
+
+def enum_to_proto(member: StrEnum) -> int:
+    """The proto enum number of an engine enum member (e.g. for ``Clearing.suit``)."""
+    return _enum_map(type(member)).encode(member)
+
+
+def enum_from_proto(engine_enum: type[_E], number: int) -> _E:
+    """The engine member for a proto enum number; :class:`WireError` on 0 or unknown numbers."""
+    result: _E = _enum_map(engine_enum).decode(number)
+    return result
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Field:
+    """How one record field crosses the wire."""
+
+    name: str
+    repeated: bool
+    enum: _EnumMap[Any] | None
+
+
+_SCALARS: dict[type, frozenset[int]] = {
+    str: frozenset({FieldDescriptor.TYPE_STRING}),
+    int: frozenset({FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_INT64}),
+    bool: frozenset({FieldDescriptor.TYPE_BOOL}),
+}
+
+
+def _plan_field(
+    record: type, name: str, hint: Any, proto: FieldDescriptor | _UpbFieldDescriptor
+) -> _Field:
+    """Check one dataclass field against its proto field and say how to convert it."""
+    where = f"{record.__name__}.{name}"
+    repeated = typing.get_origin(hint) is tuple
+    if repeated:
+        args = typing.get_args(hint)
+        if len(args) != 2 or args[1] is not Ellipsis:
+            raise TypeError(f"{where}: only homogeneous tuple[T, ...] fields are supported")
+        hint = args[0]
+    if repeated != proto.is_repeated:
+        raise TypeError(f"{where}: tuple fields must be repeated in proto, and only they")
+    if isinstance(hint, type) and issubclass(hint, StrEnum):
+        enum_type = proto.enum_type if proto.type == FieldDescriptor.TYPE_ENUM else None
+        if enum_type is None or enum_type.name != hint.__name__:
+            raise TypeError(f"{where}: proto field must be enum {hint.__name__}")
+        return _Field(name, repeated, _enum_map(hint))
+    if not isinstance(hint, type) or proto.type not in _SCALARS.get(hint, frozenset()):
+        raise TypeError(f"{where}: engine type {hint!r} does not match proto field type")
+    return _Field(name, repeated, None)
+
+
+class _Codec(Generic[_R, _M]):
+    """Converts one engine record dataclass to and from its proto message, field by field."""
+
+    def __init__(self, record: type[_R], message: type[_M]) -> None:
+        descriptor = message.DESCRIPTOR
+        hints = typing.get_type_hints(record)
+        names = [f.name for f in dataclasses.fields(record)]
+        if set(names) != set(descriptor.fields_by_name):
+            raise TypeError(
+                f"{record.__name__} fields {sorted(names)} != "
+                f"{descriptor.full_name} fields {sorted(descriptor.fields_by_name)}"
+            )
+        self.record = record
+        self.message = message
+        self.fields = tuple(
+            _plan_field(record, n, hints[n], descriptor.fields_by_name[n]) for n in names
+        )
+
+    def to_proto(self, record: _R) -> _M:
+        if not isinstance(record, self.record):
+            raise WireError(f"expected an engine {self.record.__name__}, got {record!r}")
+        kwargs: dict[str, Any] = {}
+        for f in self.fields:
+            value = getattr(record, f.name)
+            if f.enum is not None:
+                enum = f.enum
+                value = [enum.encode(v) for v in value] if f.repeated else enum.encode(value)
+            kwargs[f.name] = value
+        try:
+            return self.message(**kwargs)
+        except (TypeError, ValueError) as exc:  # wrong Python type, int32 overflow, bad UTF-8
+            raise WireError(f"cannot encode {record!r}: {exc}") from exc
+
+    def from_proto(self, msg: Message) -> _R:
+        if not isinstance(msg, self.message):
+            raise WireError(
+                f"expected a {self.message.DESCRIPTOR.full_name}, got {type(msg).__name__}"
+            )
+        kwargs: dict[str, Any] = {}
+        for f in self.fields:
+            value = getattr(msg, f.name)
+            if f.enum is not None:
+                enum = f.enum
+                value = tuple(enum.decode(v) for v in value) if f.repeated else enum.decode(value)
+            elif f.repeated:
+                value = tuple(value)
+            kwargs[f.name] = value
+        return self.record(**kwargs)
+
+
+_COMMAND: _Codec[Command, types_pb2.Command] = _Codec(Command, types_pb2.Command)
+_EVENT: _Codec[Event, types_pb2.Event] = _Codec(Event, types_pb2.Event)
+
+
+def command_to_proto(command: Command) -> types_pb2.Command:
+    """Engine :class:`Command` -> ``frontier.v1.Command``."""
+    return _COMMAND.to_proto(command)
+
+
+def command_from_proto(msg: types_pb2.Command) -> Command:
+    """``frontier.v1.Command`` -> engine :class:`Command`; :class:`WireError` if invalid."""
+    return _COMMAND.from_proto(msg)
+
+
+def event_to_proto(event: Event) -> types_pb2.Event:
+    """Engine :class:`Event` -> ``frontier.v1.Event``."""
+    return _EVENT.to_proto(event)
+
+
+def event_from_proto(msg: types_pb2.Event) -> Event:
+    """``frontier.v1.Event`` -> engine :class:`Event`; :class:`WireError` if invalid."""
+    return _EVENT.from_proto(msg)
