@@ -8,7 +8,16 @@ to lose when that choice is real.  ``run`` drives the stages until a seat must a
 from __future__ import annotations
 
 from . import rng
-from .cards import ARMORERS, BRUTAL_TACTICS, SAPPERS, SCOUTING_PARTY, CardKind, card, matches
+from .cards import (
+    ARMORERS,
+    BRUTAL_TACTICS,
+    SAPPERS,
+    SCOUTING_PARTY,
+    CardKind,
+    card,
+    matches,
+    one_per_type,
+)
 from .ctx import Ctx
 from .field_hospitals import offer_field_hospitals
 from .model import Command, CommandKind, EventKind, Seat
@@ -205,10 +214,10 @@ def decision_commands(state: State, d: Decision) -> list[Command]:
     assert b is not None
     if d.kind == "ambush":
         cards = _ambush_cards(state, seat, b.clearing)
-        out = [Command(CommandKind.AMBUSH, seat, cards=(c,)) for c in _distinct(cards)]
+        out = [Command(CommandKind.AMBUSH, seat, cards=(c,)) for c in one_per_type(cards)]
     elif d.kind == "foil":
         cards = _foil_cards(state, seat, b.ambush)
-        out = [Command(CommandKind.FOIL, seat, cards=(c,)) for c in _distinct(cards)]
+        out = [Command(CommandKind.FOIL, seat, cards=(c,)) for c in one_per_type(cards)]
     elif d.kind == "battle_effects":
         out = [
             Command(CommandKind.USE_EFFECT, seat, piece=effect, cards=(cid,))
@@ -217,16 +226,6 @@ def decision_commands(state: State, d: Decision) -> list[Command]:
     else:
         return []
     out.append(Command(CommandKind.DECLINE, seat))
-    return out
-
-
-def _distinct(cards: list[str]) -> list[str]:
-    seen: set[str] = set()
-    out = []
-    for cid in cards:
-        if card(cid).type not in seen:
-            seen.add(card(cid).type)
-            out.append(cid)
     return out
 
 

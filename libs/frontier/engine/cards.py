@@ -6,6 +6,7 @@ the discard pile and replays can name exactly one card.  ``Card.type`` is the pr
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
@@ -83,3 +84,24 @@ def matches(card_id: str, suit: Suit) -> bool:
     """Birds are wild when a card is spent, discarded or given for a suit."""
     s = catalog()[card_id].suit
     return s is Suit.BIRD or s is suit
+
+
+def one_per_type(card_ids: Iterable[str]) -> list[str]:
+    """One representative per printed card (lowest id), in a stable order.
+
+    Two copies of the same printed card are interchangeable, so offering both as separate
+    legal commands would only multiply the choices bots and players must look at.
+    """
+    seen: set[str] = set()
+    out: list[str] = []
+    for cid in sorted(card_ids):
+        t = catalog()[cid].type
+        if t not in seen:
+            seen.add(t)
+            out.append(cid)
+    return out
+
+
+def payable(hand: Iterable[str], suit: Suit) -> list[str]:
+    """Cards of ``hand`` that can be spent for ``suit`` (birds wild), one per printed card."""
+    return one_per_type(c for c in hand if matches(c, suit))

@@ -11,16 +11,15 @@ from __future__ import annotations
 from .board import HOME_MAP, board
 from .cards import CardKind, card
 from .ctx import Ctx
-from .model import Command, CommandKind, EventKind, Faction, Seat
-from .pieces import WORKSHOP
+from .model import Command, CommandKind, EventKind, Seat
 from .state import State
-
-CRAFTING_PIECE: dict[Faction, str] = {Faction.MARQUISE: WORKSHOP}
 
 
 def capacity(state: State, seat: Seat) -> dict[str, int]:
     """Unused crafting pieces per clearing this turn."""
-    piece = CRAFTING_PIECE[state.lineup[seat].faction]
+    from .factions import rules_for
+
+    piece = rules_for(state.lineup[seat].faction).crafting_piece
     home = HOME_MAP[seat.team]
     out: dict[str, int] = {}
     for clearing in board().on_map(home):

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import battle, card_effects, crafting, field_hospitals, marquise, turn
+from . import battle, card_effects, crafting, field_hospitals, turn
 from .ctx import Ctx, MatchEnded
 from .errors import GameOver, IllegalCommand, WrongSeat
+from .factions import REGISTRY, rules_for
 from .model import Command, CommandKind, Event, Seat
 from .state import Decision, State
 
@@ -32,6 +33,16 @@ _DECISIONS: dict[str, tuple[_DecisionOptions, _DecisionAnswer]] = {
 }
 
 
+def _decision_handlers(kind: str) -> tuple[_DecisionOptions, _DecisionAnswer]:
+    handlers = _DECISIONS.get(kind)
+    if handlers is None:
+        for rules in REGISTRY.values():
+            if kind in rules.decisions:
+                return rules.decisions[kind]
+        raise KeyError(f"no handler for decision {kind}")
+    return handlers
+
+
 def to_act(state: State) -> Seat | None:
     """The seat whose answer the match waits for (None once it is over)."""
     if state.over:
@@ -47,8 +58,18 @@ def legal_commands(state: State, seat: Seat) -> list[Command]:
         return []
     if state.decisions:
         d = state.decisions[0]
-        return _DECISIONS[d.kind][0](state, d)
+        return _decision_handlers(d.kind)[0](state, d)
     return turn.step_commands(state, seat)
+
+
+_CARD_ACTIONS = frozenset(
+    {
+        CommandKind.ROYAL_CLAIM,
+        CommandKind.STAND_AND_DELIVER,
+        CommandKind.TAX_COLLECTOR,
+        CommandKind.CODEBREAKERS,
+    }
+)
 
 
 def _step_execute(ctx: Ctx, cmd: Command) -> None:
@@ -56,31 +77,20 @@ def _step_execute(ctx: Ctx, cmd: Command) -> None:
     seat = cmd.seat
     if kind is CommandKind.END_PHASE:
         _end_step(ctx, seat)
-    elif kind is CommandKind.PLACE_KEEP:
-        marquise.place_keep(ctx, cmd)
-    elif kind is CommandKind.PLACE_BUILDING:
-        marquise.place_building(ctx, cmd)
-    elif kind is CommandKind.PLACE_WOOD:
-        marquise.place_wood(ctx, cmd)
     elif kind is CommandKind.DISCARD:
         ctx.discard(seat, cmd.cards, "hand limit")
     elif kind is CommandKind.CRAFT:
         crafting.do_craft(ctx, cmd)
-    elif kind in (
-        CommandKind.ROYAL_CLAIM,
-        CommandKind.STAND_AND_DELIVER,
-        CommandKind.TAX_COLLECTOR,
-        CommandKind.CODEBREAKERS,
-    ):
+    elif kind in _CARD_ACTIONS:
         card_effects.execute(ctx, cmd)
     else:
-        marquise.execute_action(ctx, cmd)
+        rules_for(ctx.state.lineup[seat].faction).execute(ctx, cmd)
 
 
 def _end_step(ctx: Ctx, seat: Seat) -> None:
     """END_PHASE: leave the current interactive step for the next one."""
     state = ctx.state
-    steps = turn.TURN_STEPS[state.lineup[seat].faction]
+    steps = rules_for(state.lineup[seat].faction).turn_steps
     index = steps.index(state.step)
     if index + 1 < len(steps):
         turn.goto(ctx, seat, steps[index + 1])
@@ -94,7 +104,7 @@ def run(ctx: Ctx, cmd: Command) -> None:
     try:
         if state.decisions:
             d = state.decisions[0]
-            _DECISIONS[d.kind][1](ctx, cmd, d)
+            _decision_handlers(d.kind)[1](ctx, cmd, d)
         else:
             _step_execute(ctx, cmd)
         battle.run(ctx)

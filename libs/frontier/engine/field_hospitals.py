@@ -9,7 +9,7 @@ map.  The answer is a decision of the Marquise's seat, which may not be the acti
 from __future__ import annotations
 
 from .board import HOME_MAP, board
-from .cards import card, matches
+from .cards import payable
 from .ctx import Ctx
 from .model import Command, CommandKind, EventKind, Faction, Seat
 from .movement import suit_of
@@ -29,14 +29,7 @@ def hospital_seat(state: State, owner: Seat, clearing: str, in_battle: bool) -> 
 
 
 def _paying_cards(state: State, marquise: Seat, clearing: str) -> list[str]:
-    suit = suit_of(state, clearing)
-    seen: set[str] = set()
-    out: list[str] = []
-    for cid in sorted(state.seats[marquise].hand):
-        if matches(cid, suit) and card(cid).type not in seen:
-            seen.add(card(cid).type)
-            out.append(cid)
-    return out
+    return payable(state.seats[marquise].hand, suit_of(state, clearing))
 
 
 def offer_field_hospitals(

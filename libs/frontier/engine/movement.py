@@ -9,7 +9,7 @@ to the rival seat with the most warriors there (ties: earliest in turn order) (R
 from __future__ import annotations
 
 from .board import board
-from .cards import card, matches
+from .cards import payable
 from .ctx import Ctx
 from .errors import IllegalCommand
 from .model import TURN_ORDER, Command, CommandKind, EventKind, Seat, Suit, other_team
@@ -25,16 +25,7 @@ def suit_of(state: State, clearing: str) -> Suit:
 
 def fee_options(state: State, seat: Seat, dest: str) -> list[str]:
     """One representative card per distinct printed card that can pay the fee (R7)."""
-    suit = suit_of(state, dest)
-    seen: set[str] = set()
-    out: list[str] = []
-    for cid in sorted(state.seats[seat].hand):
-        c = card(cid)
-        if c.type in seen or not matches(cid, suit):
-            continue
-        seen.add(c.type)
-        out.append(cid)
-    return out
+    return payable(state.seats[seat].hand, suit_of(state, dest))
 
 
 def may_move(state: State, seat: Seat, origin: str, dest: str) -> bool:

@@ -10,21 +10,12 @@ from . import rng
 from .board import MAPS, WINTER, board, raw_data
 from .cards import deck_ids
 from .config import MatchConfig
-from .model import Faction, Item, Seat, Suit, Team
-from .pieces import KEEP, RECRUITER, SAWMILL, WARRIOR, WOOD, WORKSHOP
-from .state import SeatSpec, SeatState, State
-
-# The first setup step of each faction; it must have no enter hook (nothing runs before it).
-SETUP_STEPS = {Faction.MARQUISE: "setup.keep"}
+from .factions import rules_for
+from .model import Item, Seat, Suit, Team
+from .state import SeatState, State
 
 STARTING_HAND = 3
 RUIN_ITEMS: tuple[Item, ...] = (Item.BAG, Item.BOOTS, Item.HAMMER, Item.SWORD) * 2  # R9
-
-
-def starting_supply(spec: SeatSpec) -> dict[str, int]:
-    if spec.faction is Faction.MARQUISE:
-        return {WARRIOR: 25, SAWMILL: 6, WORKSHOP: 6, RECRUITER: 6, WOOD: 8, KEEP: 1}
-    raise ValueError(f"no supply defined for {spec.faction}")
 
 
 def map_stock() -> dict[Item, int]:
@@ -63,7 +54,7 @@ def initial_state(config: MatchConfig) -> State:
             faction=spec.faction,
             character=spec.character,
             hand=hand,
-            supply=starting_supply(spec),
+            supply=rules_for(spec.faction).supply(spec),
         )
 
     return State(
@@ -80,5 +71,5 @@ def initial_state(config: MatchConfig) -> State:
         ruins=ruins,
         scores={Team.A: 0, Team.B: 0},
         turn_seat=order[0],
-        step=SETUP_STEPS[lineup[order[0]].faction],
+        step=rules_for(lineup[order[0]].faction).setup_steps[0],
     )

@@ -11,103 +11,48 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import card_effects, marquise
+from . import card_effects
+from .crafting import craft_commands
 from .ctx import Ctx
+from .factions import rules_for
 from .model import Command, CommandKind, EventKind, Faction, Seat, Team
 from .pieces import clearings_ruled, warriors_on_board
 from .state import State
 
 HAND_LIMIT = 5
 
-SETUP_STEPS: dict[Faction, tuple[str, ...]] = {
-    Faction.MARQUISE: ("setup.keep", "setup.buildings"),
-}
-TURN_STEPS: dict[Faction, tuple[str, ...]] = {
-    Faction.MARQUISE: (
-        "birdsong.start",
-        "birdsong.wood",
-        "birdsong.cards",
-        "daylight.start",
-        "daylight.craft",
-        "daylight.actions",
-        "evening.start",
-        "evening.draw",
-        "evening.discard",
-    ),
+# Steps every faction shares; the faction's own steps come from its FactionRules.
+SHARED_ENTER: dict[str, Callable[[Ctx, Seat], None]] = {
+    "birdsong.start": card_effects.offer_birdsong_start,
+    "daylight.start": card_effects.offer_daylight_start,
+    "evening.start": card_effects.offer_evening_start,
 }
 
 
 def first_setup_step(faction: Faction) -> str:
-    return SETUP_STEPS[faction][0]
-
-
-# ----- step hooks --------------------------------------------------------------------------
-
-
-def _enter_birdsong_start(ctx: Ctx, seat: Seat) -> None:
-    card_effects.offer_birdsong_start(ctx, seat)
-
-
-def _enter_birdsong_wood(ctx: Ctx, seat: Seat) -> None:
-    marquise.birdsong_wood(ctx, seat)
-
-
-def _enter_daylight_start(ctx: Ctx, seat: Seat) -> None:
-    card_effects.offer_daylight_start(ctx, seat)
-
-
-def _enter_evening_start(ctx: Ctx, seat: Seat) -> None:
-    card_effects.offer_evening_start(ctx, seat)
-
-
-def _enter_evening_draw(ctx: Ctx, seat: Seat) -> None:
-    ctx.draw(seat, marquise.evening_draw_count(ctx.state, seat))
-
-
-ENTER: dict[str, Callable[[Ctx, Seat], None]] = {
-    "birdsong.start": _enter_birdsong_start,
-    "birdsong.wood": _enter_birdsong_wood,
-    "daylight.start": _enter_daylight_start,
-    "evening.start": _enter_evening_start,
-    "evening.draw": _enter_evening_draw,
-}
-
-
-def step_actions(state: State, seat: Seat, step: str) -> int:
-    return marquise.ACTIONS_PER_TURN if step == "daylight.actions" else 0
-
-
-# ----- what the active seat may do in a step ----------------------------------------------
+    return rules_for(faction).setup_steps[0]
 
 
 def step_commands(state: State, seat: Seat) -> list[Command]:
     """Commands of the active seat in the current step (no open decision)."""
     step = state.step
+    rules = rules_for(state.lineup[seat].faction)
     end = Command(CommandKind.END_PHASE, seat)
-    if step == "setup.keep":
-        return marquise.setup_keep_commands(state, seat)
-    if step == "setup.buildings":
-        return marquise.setup_building_commands(state, seat)
-    if step == "birdsong.wood":
-        return marquise.wood_commands(state, seat)
+    if step.startswith("setup."):
+        return rules.step_commands(state, seat, step)
     if step == "birdsong.cards":
         return [*card_effects.birdsong_commands(state, seat), end]
     if step == "daylight.craft":
-        from .crafting import craft_commands
-
         return [*craft_commands(state, seat), end]
-    if step == "daylight.actions":
-        return [
-            *marquise.action_commands(state, seat),
-            *card_effects.daylight_commands(state, seat),
-            end,
-        ]
     if step == "evening.discard":
         hand = state.seats[seat].hand
         if len(hand) <= HAND_LIMIT:
             return []
         return [Command(CommandKind.DISCARD, seat, cards=(c,)) for c in sorted(set(hand))]
-    return []
+    own = rules.step_commands(state, seat, step)
+    if step == rules.daylight_main_step:
+        return [*own, *card_effects.daylight_commands(state, seat), end]
+    return own
 
 
 def _waits(state: State, seat: Seat) -> bool:
@@ -119,13 +64,9 @@ def _waits(state: State, seat: Seat) -> bool:
 
 
 def goto(ctx: Ctx, seat: Seat, step: str) -> None:
-    ctx.emit(
-        EventKind.STEP_SET,
-        seat=seat.value,
-        text=step,
-        count=step_actions(ctx.state, seat, step),
-    )
-    hook = ENTER.get(step)
+    rules = rules_for(ctx.state.lineup[seat].faction)
+    ctx.emit(EventKind.STEP_SET, seat=seat.value, text=step, count=rules.step_actions.get(step, 0))
+    hook = SHARED_ENTER.get(step) or rules.enter.get(step)
     if hook is not None:
         hook(ctx, seat)
 
@@ -138,13 +79,13 @@ def advance(ctx: Ctx) -> None:
         assert seat is not None
         faction = state.lineup[seat].faction
         if state.step.startswith("setup"):
-            if not marquise.setup_step_done(state, seat, state.step):
+            if not rules_for(faction).setup_done(state, seat, state.step):
                 return
             _next_setup_step(ctx, seat, faction)
             continue
         if _waits(state, seat):
             return
-        steps = TURN_STEPS[faction]
+        steps = rules_for(faction).turn_steps
         index = steps.index(state.step)
         if index + 1 < len(steps):
             goto(ctx, seat, steps[index + 1])
@@ -153,7 +94,7 @@ def advance(ctx: Ctx) -> None:
 
 
 def _next_setup_step(ctx: Ctx, seat: Seat, faction: Faction) -> None:
-    steps = SETUP_STEPS[faction]
+    steps = rules_for(faction).setup_steps
     index = steps.index(ctx.state.step)
     if index + 1 < len(steps):
         goto(ctx, seat, steps[index + 1])
@@ -179,7 +120,7 @@ def _start_round(ctx: Ctx, number: int) -> None:
 
 def _start_turn(ctx: Ctx, seat: Seat) -> None:
     ctx.emit(EventKind.TURN_STARTED, seat=seat.value, count=ctx.state.round)
-    goto(ctx, seat, TURN_STEPS[ctx.state.lineup[seat].faction][0])
+    goto(ctx, seat, rules_for(ctx.state.lineup[seat].faction).turn_steps[0])
 
 
 def _next_turn(ctx: Ctx, seat: Seat) -> None:

@@ -10,21 +10,22 @@ from __future__ import annotations
 
 from collections import deque
 
-from .battle import battle_commands
-from .battle import start as start_battle
-from .board import HOME_MAP, board
-from .cards import matches
-from .ctx import Ctx
-from .errors import IllegalCommand
-from .model import Command, CommandKind, EventKind, Seat, Suit
-from .movement import do_move, move_commands, suit_of
-from .pieces import (
+from ..battle import battle_commands
+from ..battle import start as start_battle
+from ..board import HOME_MAP, board
+from ..cards import card, one_per_type, payable
+from ..ctx import Ctx
+from ..errors import IllegalCommand
+from ..model import Command, CommandKind, EventKind, Faction, Seat, Suit
+from ..movement import do_move, move_commands, suit_of
+from ..pieces import (
     KEEP,
     MARQUISE_BUILDINGS,
     RECRUITER,
     SAWMILL,
     WARRIOR,
     WOOD,
+    WORKSHOP,
     blocked_by_keep,
     clearings_with,
     count,
@@ -32,7 +33,8 @@ from .pieces import (
     open_slots,
     rules,
 )
-from .state import State
+from ..state import SeatSpec, State
+from .base import FactionRules
 
 TRACK_SIZE = 6
 BUILD_COST = (0, 1, 2, 3, 3, 4)  # wood for the n-th building of a type (index = placed)
@@ -192,30 +194,13 @@ def action_commands(state: State, seat: Seat) -> list[Command]:
             out.append(Command(CommandKind.RECRUIT, seat))
         out.extend(build_commands(state, seat))
         if state.seats[seat].supply.get(WOOD, 0) > 0:
+            hand = state.seats[seat].hand
             for c in clearings_with(state, seat, SAWMILL):
-                suit = suit_of(state, c)
-                seen: set[str] = set()
-                for cid in sorted(state.seats[seat].hand):
-                    if matches(cid, suit) and cid.split(".")[0] not in seen:
-                        seen.add(cid.split(".")[0])
-                        out.append(Command(CommandKind.OVERWORK, seat, clearing=c, cards=(cid,)))
-    birds = sorted({cid for cid in state.seats[seat].hand if cid.split(".")[0] in _BIRD_TYPES})
-    seen_types: set[str] = set()
-    for cid in birds:
-        t = cid.split(".")[0]
-        if t not in seen_types:
-            seen_types.add(t)
-            out.append(Command(CommandKind.EXTRA_ACTION, seat, cards=(cid,)))
+                for cid in payable(hand, suit_of(state, c)):
+                    out.append(Command(CommandKind.OVERWORK, seat, clearing=c, cards=(cid,)))
+    birds = one_per_type(c for c in state.seats[seat].hand if card(c).suit is Suit.BIRD)
+    out.extend(Command(CommandKind.EXTRA_ACTION, seat, cards=(cid,)) for cid in birds)
     return out
-
-
-def _bird_types() -> frozenset[str]:
-    from .cards import catalog
-
-    return frozenset(c.type for c in catalog().values() if c.suit is Suit.BIRD)
-
-
-_BIRD_TYPES = _bird_types()
 
 
 def spend_action(ctx: Ctx, seat: Seat, march_moves_left: int = 0) -> None:
@@ -265,3 +250,72 @@ def execute_action(ctx: Ctx, cmd: Command) -> None:
 def evening_draw_count(state: State, seat: Seat) -> int:
     n = placed(state, seat, RECRUITER)
     return 1 + sum(1 for at in DRAW_BONUS_AT if n >= at)
+
+
+def _evening_draw(ctx: Ctx, seat: Seat) -> None:
+    ctx.draw(seat, evening_draw_count(ctx.state, seat))
+
+
+def starting_supply(spec: SeatSpec) -> dict[str, int]:
+    return {WARRIOR: 25, SAWMILL: 6, WORKSHOP: 6, RECRUITER: 6, WOOD: 8, KEEP: 1}
+
+
+def step_commands(state: State, seat: Seat, step: str) -> list[Command]:
+    if step == "setup.keep":
+        return setup_keep_commands(state, seat)
+    if step == "setup.buildings":
+        return setup_building_commands(state, seat)
+    if step == "birdsong.wood":
+        return wood_commands(state, seat)
+    if step == "daylight.actions":
+        return action_commands(state, seat)
+    return []
+
+
+def execute(ctx: Ctx, cmd: Command) -> None:
+    if cmd.kind is CommandKind.PLACE_KEEP:
+        place_keep(ctx, cmd)
+    elif cmd.kind is CommandKind.PLACE_BUILDING:
+        place_building(ctx, cmd)
+    elif cmd.kind is CommandKind.PLACE_WOOD:
+        place_wood(ctx, cmd)
+    else:
+        execute_action(ctx, cmd)
+
+
+RULES = FactionRules(
+    faction=Faction.MARQUISE,
+    supply=starting_supply,
+    setup_steps=("setup.keep", "setup.buildings"),
+    turn_steps=(
+        "birdsong.start",
+        "birdsong.wood",
+        "birdsong.cards",
+        "daylight.start",
+        "daylight.craft",
+        "daylight.actions",
+        "evening.start",
+        "evening.draw",
+        "evening.discard",
+    ),
+    enter={"birdsong.wood": birdsong_wood, "evening.draw": _evening_draw},
+    step_commands=step_commands,
+    setup_done=setup_step_done,
+    kinds=frozenset(
+        {
+            CommandKind.PLACE_KEEP,
+            CommandKind.PLACE_BUILDING,
+            CommandKind.PLACE_WOOD,
+            CommandKind.MARCH,
+            CommandKind.BATTLE,
+            CommandKind.RECRUIT,
+            CommandKind.BUILD,
+            CommandKind.OVERWORK,
+            CommandKind.EXTRA_ACTION,
+        }
+    ),
+    execute=execute,
+    daylight_main_step="daylight.actions",
+    crafting_piece=WORKSHOP,
+    step_actions={"daylight.actions": ACTIONS_PER_TURN},
+)

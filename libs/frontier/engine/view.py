@@ -1,0 +1,128 @@
+"""What one viewer may see: ``view(state, seat)`` and ``view(state, None)`` (spectator).
+
+Computed on the server from the full state, so secrets never leave it: other seats' hands
+(only their sizes are public), the deck order, unexplored ruin items and the generator
+state.  What a seat learnt through a card (Codebreakers, R33) stays in *its* view only.
+With ``team_hands_visible`` (R4) teammates see each other's hands and nothing more.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .decide import to_act
+from .model import Event, EventKind, Seat
+from .state import State
+
+SPECTATOR = "spectator"
+
+
+def can_see_hand(state: State, viewer: Seat | None, owner: Seat) -> bool:
+    if viewer is None:
+        return False
+    if viewer is owner:
+        return True
+    return state.options.team_hands_visible and viewer.team is owner.team
+
+
+def view(state: State, viewer: Seat | None) -> dict[str, Any]:
+    """A JSON-ready picture of the match as ``viewer`` may see it."""
+    decision = state.decisions[0] if state.decisions else None
+    battle = state.battle
+    seats = []
+    for seat in state.order:
+        st = state.seats[seat]
+        seats.append(
+            {
+                "seat": seat.value,
+                "faction": st.faction.value,
+                "character": st.character.value if st.character else "",
+                "hand_count": len(st.hand),
+                "play_area": list(st.play_area),
+                "crafted_items": [i.value for i in st.crafted_items],
+                "vp": st.vp,
+                "supply": dict(sorted(st.supply.items())),
+            }
+        )
+    hands = {
+        seat.value: sorted(state.seats[seat].hand)
+        for seat in state.order
+        if can_see_hand(state, viewer, seat)
+    }
+    known = {}
+    if viewer is not None:
+        known = {s.value: list(cards) for s, cards in state.known_hands.get(viewer, {}).items()}
+    clearings = []
+    for cid, per_seat in state.pieces.items():
+        clearings.append(
+            {
+                "id": cid,
+                "suit": state.suits[cid],
+                "ruin_items": len(state.ruins.get(cid, ())),
+                "pieces": {
+                    s.value: {k: n for k, n in sorted(kinds.items()) if n}
+                    for s, kinds in per_seat.items()
+                    if any(kinds.values())
+                },
+            }
+        )
+    return {
+        "viewer": viewer.value if viewer else SPECTATOR,
+        "round": state.round,
+        "step": state.step,
+        "phase": state.phase,
+        "turn_seat": state.turn_seat.value if state.turn_seat else "",
+        "to_act": actor.value if (actor := to_act(state)) else "",
+        "decision": (
+            {
+                "seat": decision.seat.value,
+                "kind": decision.kind,
+                "clearing": decision.clearing,
+                "target": decision.target,
+                "count": decision.count,
+            }
+            if decision
+            else None
+        ),
+        "actions": state.actions,
+        "battle": (
+            {
+                "attacker": battle.attacker.value,
+                "defender": battle.defender.value,
+                "clearing": battle.clearing,
+                "stage": battle.stage,
+                "dice": list(battle.dice),
+                "ambush": battle.ambush,
+            }
+            if battle
+            else None
+        ),
+        "scores": {t.value: n for t, n in state.scores.items()},
+        "winner": state.winner,
+        "end_reason": state.end_reason,
+        "version": state.version,
+        "seats": seats,
+        "hands": hands,
+        "known_hands": known,
+        "clearings": clearings,
+        "deck_count": len(state.deck),
+        "discard": list(state.discard),
+        "stock": {m: {i.value: n for i, n in items.items()} for m, items in state.stock.items()},
+    }
+
+
+_PRIVATE_CARD_EVENTS = frozenset({EventKind.CARDS_DRAWN, EventKind.CARD_GIVEN})
+
+
+def event_for(state: State, event: Event, viewer: Seat | None) -> Event:
+    """The event as ``viewer`` may see it: secret card names are replaced by 'hidden'."""
+    if event.kind in _PRIVATE_CARD_EVENTS:
+        involved = [Seat(event.seat)] + ([Seat(event.target)] if event.target else [])
+        if any(can_see_hand(state, viewer, s) for s in involved):
+            return event
+        return event.redacted()
+    if event.kind is EventKind.HAND_REVEALED:
+        if viewer is not None and viewer.value in (event.seat, event.target):
+            return event
+        return event.redacted()
+    return event
