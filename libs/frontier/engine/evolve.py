@@ -9,10 +9,12 @@ event stream early.  Randomness is re-drawn here from the generator stored in th
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 from . import rng
 from .board import board
 from .cards import card
+from .evolve_types import EvolveHandler
 from .model import Event, EventKind, Item, Seat, Team
 from .pieces import KEEP
 from .state import Battle, Decision, State
@@ -295,9 +297,22 @@ _HANDLERS: dict[EventKind, Callable[[State, Event], None]] = {
 }
 
 
+@cache
+def _faction_handlers() -> dict[EventKind, EvolveHandler]:
+    from .factions import REGISTRY
+
+    merged: dict[EventKind, EvolveHandler] = {}
+    for rules in REGISTRY.values():
+        merged.update(rules.evolve)
+    return merged
+
+
 def evolve(state: State, event: Event) -> State:
     """Apply one event to ``state`` in place and return it (the caller owns the state)."""
-    _HANDLERS[event.kind](state, event)
+    handler = _HANDLERS.get(event.kind) or _faction_handlers().get(event.kind)
+    if handler is None:
+        raise CorruptEvent(f"no evolve handler for {event.kind.value}")
+    handler(state, event)
     state.version += 1
     return state
 

@@ -55,6 +55,7 @@ def initial_state(config: MatchConfig) -> State:
             character=spec.character,
             hand=hand,
             supply=rules_for(spec.faction).supply(spec),
+            extra=rules_for(spec.faction).new_state(spec),
         )
 
     return State(

@@ -9,8 +9,23 @@ live state is ``evolve``.  ``clone`` is hand-written (not ``copy.deepcopy``) for
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from .model import Character, Faction, Item, Seat, Team
+
+
+class FactionState(Protocol):
+    """A faction's own data (the Eyrie's decree, the Vagabond's items...), kept per seat.
+
+    It must be a dataclass (so the state hash covers it) with a deep ``clone``, and says
+    what of it everyone may see and what only its owner (and, with R4, teammates) may see.
+    """
+
+    def clone(self) -> FactionState: ...
+
+    def public_view(self) -> dict[str, Any]: ...
+
+    def private_view(self) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +95,7 @@ class SeatState:
     crafted_items: list[Item] = field(default_factory=list)  # the Crafted Items box
     vp: int = 0  # this seat's own contribution to its team's score (R32)
     supply: dict[str, int] = field(default_factory=dict)  # pieces off the map, by kind
+    extra: FactionState | None = None  # the faction's own data (see FactionRules.new_state)
 
     @property
     def team(self) -> Team:
@@ -95,6 +111,7 @@ class SeatState:
             list(self.crafted_items),
             self.vp,
             dict(self.supply),
+            self.extra.clone() if self.extra is not None else None,
         )
 
 

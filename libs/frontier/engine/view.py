@@ -42,8 +42,14 @@ def view(state: State, viewer: Seat | None) -> dict[str, Any]:
                 "crafted_items": [i.value for i in st.crafted_items],
                 "vp": st.vp,
                 "supply": dict(sorted(st.supply.items())),
+                "faction_state": st.extra.public_view() if st.extra is not None else {},
             }
         )
+    private = {
+        seat.value: state.seats[seat].extra.private_view()  # type: ignore[union-attr]
+        for seat in state.order
+        if state.seats[seat].extra is not None and can_see_hand(state, viewer, seat)
+    }
     hands = {
         seat.value: sorted(state.seats[seat].hand)
         for seat in state.order
@@ -103,6 +109,7 @@ def view(state: State, viewer: Seat | None) -> dict[str, Any]:
         "version": state.version,
         "seats": seats,
         "hands": hands,
+        "private": private,
         "known_hands": known,
         "clearings": clearings,
         "deck_count": len(state.deck),

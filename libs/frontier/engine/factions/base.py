@@ -12,8 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..ctx import Ctx
-from ..model import Command, CommandKind, Faction, Seat
-from ..state import Decision, SeatSpec, State
+from ..evolve_types import EvolveHandler
+from ..model import Command, CommandKind, EventKind, Faction, Seat
+from ..state import Decision, FactionState, SeatSpec, State
 
 StepHook = Callable[[Ctx, Seat], None]
 StepCommands = Callable[[State, Seat, str], list[Command]]
@@ -45,3 +46,7 @@ class FactionRules:
     step_actions: dict[str, int] = field(default_factory=dict)
     # faction-specific decisions: kind -> (options, answer)
     decisions: dict[str, tuple[DecisionOptions, DecisionAnswer]] = field(default_factory=dict)
+    # the faction's own per-seat data, created at match start (None: it needs none)
+    new_state: Callable[[SeatSpec], FactionState | None] = lambda spec: None
+    # how this faction's own event kinds change the state
+    evolve: dict[EventKind, EvolveHandler] = field(default_factory=dict)
