@@ -51,8 +51,8 @@ test: venv proto ## Run the test suite (extra args: make test PYTEST_ARGS='-k wi
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 lint: venv proto ## ruff (check + format), mypy --strict, buf lint
-	$(BIN)/ruff check libs tests
-	$(BIN)/ruff format --check libs tests
+	$(BIN)/ruff check libs services tests bench
+	$(BIN)/ruff format --check libs services tests bench
 	$(BIN)/mypy
 	cd $(PROTO_ROOT) && $(abspath $(BIN))/buf lint
 

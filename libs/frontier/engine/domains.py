@@ -1,0 +1,79 @@
+"""Which domain service owns which command (the distributed server's routing table).
+
+Every domain service runs this same engine, so routing decides *who* computes a command's
+events, never *what* they are: the in-process path and the distributed path give the same
+events by construction, and tests check it.  A command answering a decision (DECLINE) goes
+to the domain of that decision.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from .model import Command, CommandKind
+from .state import State
+
+
+class Domain(StrEnum):
+    MAP = "map"
+    COMBAT = "combat"
+    CRAFTING = "crafting"
+    SCORING = "scoring"
+    TURN_ORDER = "turn_order"
+
+
+_BY_KIND: dict[Domain, frozenset[str]] = {
+    Domain.MAP: frozenset(
+        {
+            "place_keep",
+            "place_building",
+            "march",
+            "recruit",
+            "build",
+            "overwork",
+            "place_wood",
+            "cobbler",
+            "tax_collector",
+        }
+    ),
+    Domain.COMBAT: frozenset(
+        {
+            "battle",
+            "ambush",
+            "foil",
+            "use_effect",
+            "remove_piece",
+            "field_hospitals",
+            "command_warren",
+        }
+    ),
+    Domain.CRAFTING: frozenset(
+        {"craft", "stand_and_deliver", "better_burrow_bank", "codebreakers"}
+    ),
+    Domain.SCORING: frozenset({"royal_claim"}),
+    Domain.TURN_ORDER: frozenset({"end_phase", "discard", "extra_action"}),
+}
+
+OWNER: dict[str, Domain] = {kind: d for d, kinds in _BY_KIND.items() for kind in kinds}
+
+_DECISION_OWNER: dict[str, Domain] = {
+    "ambush": Domain.COMBAT,
+    "foil": Domain.COMBAT,
+    "battle_effects": Domain.COMBAT,
+    "allocate_hits": Domain.COMBAT,
+    "field_hospitals": Domain.COMBAT,
+    "command_warren": Domain.COMBAT,
+    "better_burrow_bank": Domain.CRAFTING,
+    "cobbler": Domain.MAP,
+}
+
+
+def owner(state: State, cmd: Command) -> Domain:
+    if cmd.kind is CommandKind.DECLINE:
+        kind = state.decisions[0].kind if state.decisions else ""
+        return _DECISION_OWNER.get(kind, Domain.TURN_ORDER)
+    return OWNER[cmd.kind.value]
+
+
+def kinds_of(domain: Domain) -> frozenset[str]:
+    return _BY_KIND[domain]

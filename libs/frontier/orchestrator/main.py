@@ -1,0 +1,46 @@
+"""Process entry point of the orchestrator (``python -m services.orchestrator``)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import grpc
+
+from frontier.runtime.bus import Bus
+from frontier.runtime.server import configure_logging, serve
+from frontier.runtime.settings import OrchestratorSettings
+from frontier.runtime.telemetry import setup_tracing
+from frontier.v1 import match_pb2, match_pb2_grpc
+
+from .clients import DomainClients
+from .core import Orchestrator
+from .servicer import MatchServicer
+
+SERVICE_NAME = match_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name
+
+
+async def run(
+    settings: OrchestratorSettings,
+    ready: asyncio.Event | None = None,
+    stop: asyncio.Event | None = None,
+) -> None:
+    bus = await Bus.connect(settings.nats_url, settings.stream, name="frontier-orchestrator")
+    clients = DomainClients(settings)
+    core = Orchestrator(bus, clients, settings.snapshot_every)
+
+    def register(server: grpc.aio.Server) -> None:
+        match_pb2_grpc.add_MatchServiceServicer_to_server(MatchServicer(core), server)
+
+    async def on_stop() -> None:
+        await core.close()
+        await clients.close()
+        await bus.close()
+
+    await serve("orchestrator", settings, register, [SERVICE_NAME], on_stop, ready, stop)
+
+
+def main() -> None:
+    settings = OrchestratorSettings()
+    configure_logging(settings, "orchestrator")
+    setup_tracing("orchestrator", settings)
+    asyncio.run(run(settings))

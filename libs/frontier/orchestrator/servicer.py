@@ -1,0 +1,169 @@
+"""The public MatchService over gRPC: request validation and conversion around :mod:`core`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+
+import grpc
+
+from frontier.engine import Seat, legal_commands
+from frontier.engine.view import view
+from frontier.runtime.domain import GrpcContext, grpc_errors
+from frontier.runtime.errors import ServiceError, status_for
+from frontier.v1 import events_pb2, match_pb2, match_pb2_grpc, types_pb2
+from frontier.wire.convert import (
+    command_from_proto,
+    command_to_proto,
+    enum_to_proto,
+    event_to_proto,
+)
+
+from .core import HostedMatch, Orchestrator
+
+
+def _seat_proto(seat: Seat | None) -> types_pb2.Seat.ValueType:
+    return types_pb2.Seat.ValueType(enum_to_proto(seat) if seat is not None else 0)
+
+
+def _require_match_id(match_id: str) -> None:
+    if not match_id:
+        raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "match_id is required")
+
+
+def view_message(hosted: HostedMatch, viewer: Seat | None) -> types_pb2.View:
+    data = view(hosted.state, viewer)
+    actor = data["to_act"]
+    return types_pb2.View(
+        viewer=_seat_proto(viewer),
+        round=hosted.state.round,
+        step=hosted.state.step,
+        to_act=_seat_proto(Seat(actor) if actor else None),
+        score_a=data["scores"]["A"],
+        score_b=data["scores"]["B"],
+        version=hosted.state.version,
+        winner=hosted.state.winner,
+        json=json.dumps(data, sort_keys=True),
+    )
+
+
+class MatchServicer(match_pb2_grpc.MatchServiceServicer):
+    def __init__(self, core: Orchestrator) -> None:
+        self.core = core
+
+    @grpc_errors
+    async def CreateMatch(
+        self, request: match_pb2.CreateMatchRequest, context: GrpcContext
+    ) -> match_pb2.CreateMatchResponse:
+        cfg = request.config
+        if cfg.seed < 0:
+            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "seed must be >= 0")
+        match_id, tokens = await self.core.create_match(
+            cfg.seed, cfg.lineup, cfg.team_hands_visible, cfg.max_rounds
+        )
+        return match_pb2.CreateMatchResponse(
+            match_id=match_id,
+            seats=[match_pb2.SeatToken(seat=_seat_proto(s), token=t) for s, t in tokens.items()],
+        )
+
+    @grpc_errors
+    async def ListMatches(
+        self, request: match_pb2.ListMatchesRequest, context: GrpcContext
+    ) -> match_pb2.ListMatchesResponse:
+        return match_pb2.ListMatchesResponse(
+            matches=[
+                match_pb2.MatchSummary(
+                    match_id=h.match_id,
+                    lineup=h.config.lineup,
+                    round=h.state.round,
+                    score_a=h.state.scores[Seat.A1.team],
+                    score_b=h.state.scores[Seat.B1.team],
+                    winner=h.state.winner,
+                    version=h.state.version,
+                )
+                for h in await self.core.all_matches()
+            ]
+        )
+
+    @grpc_errors
+    async def GetView(
+        self, request: match_pb2.GetViewRequest, context: GrpcContext
+    ) -> match_pb2.GetViewResponse:
+        _require_match_id(request.match_id)
+        hosted = await self.core.get(request.match_id)
+        viewer = self.core.viewer_for(hosted, request.seat_token)
+        return match_pb2.GetViewResponse(view=view_message(hosted, viewer))
+
+    @grpc_errors
+    async def ListLegalCommands(
+        self, request: match_pb2.ListLegalCommandsRequest, context: GrpcContext
+    ) -> match_pb2.ListLegalCommandsResponse:
+        _require_match_id(request.match_id)
+        hosted = await self.core.get(request.match_id)
+        seat = self.core.seat_for(hosted, request.seat_token)
+        state = hosted.state
+        return match_pb2.ListLegalCommandsResponse(
+            commands=[
+                types_pb2.LegalCommand(id=c.key(), command=command_to_proto(c))
+                for c in legal_commands(state, seat)
+            ],
+            version=state.version,
+        )
+
+    @grpc_errors
+    async def SubmitCommand(
+        self, request: match_pb2.SubmitCommandRequest, context: GrpcContext
+    ) -> match_pb2.SubmitCommandResponse:
+        _require_match_id(request.match_id)
+        choice = request.WhichOneof("choice")
+        if choice is None:
+            raise ServiceError(
+                grpc.StatusCode.INVALID_ARGUMENT, "either command or legal_id is required"
+            )
+        command = command_from_proto(request.command) if choice == "command" else None
+        accepted = await self.core.submit(
+            request.match_id,
+            request.seat_token,
+            request.command_id,
+            request.expected_version,
+            command,
+            request.legal_id,
+        )
+        hosted = await self.core.get(request.match_id)
+        viewer = self.core.viewer_for(hosted, request.seat_token)
+        from frontier.engine.view import event_for
+
+        return match_pb2.SubmitCommandResponse(
+            version=accepted.events[-1][0] if accepted.events else hosted.state.version,
+            events=[
+                events_pb2.EventEnvelope(
+                    match_id=request.match_id,
+                    seq=s,
+                    state_version=s,
+                    event=event_to_proto(event_for(hosted.state, e, viewer)),
+                )
+                for s, e in accepted.events
+            ],
+            to_act=_seat_proto(accepted.to_act),
+            winner=accepted.winner,
+        )
+
+    async def WatchEvents(
+        self, request: match_pb2.WatchEventsRequest, context: GrpcContext
+    ) -> AsyncIterator[match_pb2.WatchEventsResponse]:
+        try:
+            _require_match_id(request.match_id)
+            async for seq, event in self.core.watch(
+                request.match_id, request.seat_token, request.from_version
+            ):
+                yield match_pb2.WatchEventsResponse(
+                    envelope=events_pb2.EventEnvelope(
+                        match_id=request.match_id,
+                        seq=seq,
+                        state_version=seq,
+                        event=event_to_proto(event),
+                    )
+                )
+        except Exception as exc:
+            code, message = status_for(exc)
+            await context.abort(code, message)

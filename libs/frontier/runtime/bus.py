@@ -1,0 +1,225 @@
+"""The NATS side of Frontier: JetStream event stream, match registry and snapshots (KV).
+
+* ``frontier.match.<id>.events`` (stream FRONTIER_EVENTS): one message per accepted command,
+  an :class:`EventBatch` holding all its events.  ``Nats-Msg-Id`` = ``<id>:<first seq>`` so
+  a retried publish is dropped as a duplicate, and ``Nats-Expected-Last-Subject-Sequence``
+  makes a second writer's publish fail instead of interleaving.
+* KV ``frontier-matches``: match id -> record (config with the secret seed, token hashes).
+* KV ``frontier-snapshots``: match id -> latest snapshot (state + stream position).
+* ``frontier.lobby``: match created / ended notices (plain subscribers).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from dataclasses import dataclass
+
+import nats
+from nats.aio.client import Client
+from nats.aio.msg import Msg
+from nats.js.api import DeliverPolicy, StorageType, StreamConfig
+from nats.js.client import JetStreamContext
+from nats.js.errors import APIError, BucketNotFoundError, KeyNotFoundError, NotFoundError
+from nats.js.kv import KeyValue
+
+from frontier.v1 import events_pb2
+
+from .telemetry import inject_headers
+
+log = logging.getLogger("frontier.bus")
+
+SUBJECT_PREFIX = "frontier.match"
+ALL_EVENTS = f"{SUBJECT_PREFIX}.*.events"
+LOBBY = "frontier.lobby"
+MATCHES_BUCKET = "frontier-matches"
+SNAPSHOTS_BUCKET = "frontier-snapshots"
+WRONG_LAST_SEQUENCE = 10071  # JetStream error code: expected last subject sequence mismatch
+
+
+def events_subject(match_id: str) -> str:
+    return f"{SUBJECT_PREFIX}.{match_id}.events"
+
+
+def turn_subject(match_id: str) -> str:
+    return f"{SUBJECT_PREFIX}.{match_id}.turn"
+
+
+class WriterConflict(Exception):
+    """Another writer appended to this match's stream first (we are no longer its owner)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredBatch:
+    stream_seq: int
+    batch: events_pb2.EventBatch
+
+
+class Bus:
+    """One NATS connection with the JetStream objects Frontier uses."""
+
+    def __init__(self, nc: Client, js: JetStreamContext, stream: str) -> None:
+        self.nc = nc
+        self.js = js
+        self.stream = stream
+        self._matches: KeyValue | None = None
+        self._snapshots: KeyValue | None = None
+
+    @classmethod
+    async def connect(cls, url: str, stream: str = "FRONTIER_EVENTS", name: str = "") -> Bus:
+        nc = await nats.connect(
+            url,
+            name=name or "frontier",
+            max_reconnect_attempts=-1,
+            reconnect_time_wait=0.5,
+            connect_timeout=5,
+        )
+        bus = cls(nc, nc.jetstream(timeout=5), stream)
+        await bus.ensure()
+        return bus
+
+    async def ensure(self) -> None:
+        """Create the stream and buckets if missing (idempotent; every service may call it)."""
+        try:
+            await self.js.stream_info(self.stream)
+        except NotFoundError:
+            try:
+                await self.js.add_stream(
+                    StreamConfig(
+                        name=self.stream,
+                        subjects=[ALL_EVENTS],
+                        storage=StorageType.FILE,
+                        duplicate_window=120.0,
+                    )
+                )
+            except APIError as exc:  # created concurrently by another service
+                log.debug("add_stream: %s", exc)
+        self._matches = await self._bucket(MATCHES_BUCKET)
+        self._snapshots = await self._bucket(SNAPSHOTS_BUCKET)
+
+    async def _bucket(self, name: str) -> KeyValue:
+        try:
+            return await self.js.key_value(name)
+        except (BucketNotFoundError, NotFoundError):
+            try:
+                return await self.js.create_key_value(bucket=name, history=1)
+            except APIError:
+                return await self.js.key_value(name)
+
+    async def close(self) -> None:
+        if not self.nc.is_closed:
+            await self.nc.drain()
+
+    # ----- the event stream -----------------------------------------------------------------
+    async def publish_batch(self, batch: events_pb2.EventBatch, expected_last_seq: int) -> int:
+        """Append one batch; returns its stream sequence.  Raises WriterConflict."""
+        first = batch.envelopes[0].seq if batch.envelopes else 0
+        headers = inject_headers(
+            {
+                "Nats-Msg-Id": f"{batch.match_id}:{first}",
+                "Nats-Expected-Last-Subject-Sequence": str(expected_last_seq),
+            }
+        )
+        try:
+            ack = await self.js.publish(
+                events_subject(batch.match_id),
+                batch.SerializeToString(),
+                headers=headers,
+                stream=self.stream,
+            )
+        except APIError as exc:
+            if exc.err_code == WRONG_LAST_SEQUENCE:
+                raise WriterConflict(str(exc)) from exc
+            raise
+        return int(ack.seq)
+
+    async def read_batches(self, match_id: str, after_stream_seq: int = 0) -> list[StoredBatch]:
+        """Every committed batch of a match after a stream position, in order."""
+        out: list[StoredBatch] = []
+        async for stored in self.iter_batches(match_id, after_stream_seq):
+            out.append(stored)
+        return out
+
+    async def iter_batches(
+        self, match_id: str, after_stream_seq: int = 0
+    ) -> AsyncIterator[StoredBatch]:
+        subject = events_subject(match_id)
+        seq = after_stream_seq + 1
+        while True:
+            try:
+                raw = await self.js.get_msg(self.stream, seq=seq, subject=subject, next=True)
+            except NotFoundError:
+                return
+            batch = events_pb2.EventBatch.FromString(raw.data or b"")
+            yield StoredBatch(int(raw.seq or 0), batch)
+            seq = int(raw.seq or 0) + 1
+
+    async def last_stream_seq(self, match_id: str) -> int:
+        try:
+            raw = await self.js.get_msg(self.stream, subject=events_subject(match_id))
+        except NotFoundError:
+            return 0
+        return int(raw.seq or 0)
+
+    async def follow_all(
+        self, handler: Callable[[int, events_pb2.EventBatch], Awaitable[None]]
+    ) -> None:
+        """Deliver every new batch of every match to ``handler`` (an ordered consumer)."""
+
+        async def on_msg(msg: Msg) -> None:
+            batch = events_pb2.EventBatch.FromString(msg.data)
+            await handler(int(msg.metadata.sequence.stream), batch)
+
+        await self.js.subscribe(
+            ALL_EVENTS,
+            cb=on_msg,
+            ordered_consumer=True,
+            deliver_policy=DeliverPolicy.NEW,
+            stream=self.stream,
+        )
+
+    # ----- the match registry and snapshots ---------------------------------------------------
+    @property
+    def matches(self) -> KeyValue:
+        assert self._matches is not None, "call ensure() first"
+        return self._matches
+
+    @property
+    def snapshots(self) -> KeyValue:
+        assert self._snapshots is not None, "call ensure() first"
+        return self._snapshots
+
+    async def put_match(self, match_id: str, record: Mapping[str, object]) -> None:
+        await self.matches.create(match_id, json.dumps(record).encode())
+
+    async def get_match(self, match_id: str) -> dict[str, object] | None:
+        try:
+            entry = await self.matches.get(match_id)
+        except (KeyNotFoundError, NotFoundError):
+            return None
+        if entry.value is None:
+            return None
+        record: dict[str, object] = json.loads(entry.value)
+        return record
+
+    async def match_ids(self) -> list[str]:
+        try:
+            return sorted(await self.matches.keys())
+        except Exception as exc:  # nats-py raises NoKeysError on an empty bucket
+            if type(exc).__name__ == "NoKeysError":
+                return []
+            raise
+
+    async def put_snapshot(self, match_id: str, blob: bytes) -> None:
+        await self.snapshots.put(match_id, blob)
+
+    async def get_snapshot(self, match_id: str) -> bytes | None:
+        try:
+            entry = await self.snapshots.get(match_id)
+        except (KeyNotFoundError, NotFoundError):
+            return None
+        return entry.value
+
+    async def lobby(self, notice: dict[str, object]) -> None:
+        await self.nc.publish(LOBBY, json.dumps(notice).encode())

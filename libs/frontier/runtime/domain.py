@@ -1,0 +1,121 @@
+"""The common core of the five domain services: projection lookup and the engine call.
+
+A domain service answers "decide this command" and "list legal commands" for the command
+kinds its domain owns (``frontier.engine.domains``), plus turn-order's Advance and
+scoring's Evaluate.  Each call names a match, the committed version the caller is at, and
+events decided earlier in the same command; the service folds those onto a private copy of
+its projection and runs the pure engine function.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import grpc
+
+from frontier.engine import Seat
+from frontier.engine.ctx import Ctx
+from frontier.engine.decide import advance, apply_command, check, finish, legal_commands
+from frontier.engine.domains import Domain, owner
+from frontier.engine.evolve import fold
+from frontier.engine.model import Command, Event
+from frontier.engine.state import State
+from frontier.v1 import domain_pb2, types_pb2
+from frontier.wire.convert import (
+    command_from_proto,
+    enum_from_proto,
+    event_from_proto,
+    event_to_proto,
+)
+
+from .errors import ServiceError, status_for
+from .projection import Projections
+
+log = logging.getLogger("frontier.domain")
+
+R = TypeVar("R")
+GrpcContext = grpc.aio.ServicerContext[Any, Any]
+
+
+def grpc_errors(
+    method: Callable[..., Awaitable[R]],
+) -> Callable[..., Awaitable[R]]:
+    """Turn any failure into a gRPC status with a readable message; never crash."""
+
+    @functools.wraps(method)
+    async def wrapper(self: Any, request: Any, context: GrpcContext) -> R:
+        try:
+            return await method(self, request, context)
+        except Exception as exc:
+            code, message = status_for(exc)
+            if code is grpc.StatusCode.INTERNAL:
+                log.exception("internal error in %s", method.__name__)
+            await context.abort(code, message)
+            raise  # unreachable: abort raises
+
+    return wrapper
+
+
+class DomainCore:
+    def __init__(self, domain: Domain, projections: Projections) -> None:
+        self.domain = domain
+        self.projections = projections
+
+    async def state_for(self, ctx_msg: domain_pb2.DomainContext) -> State:
+        if not ctx_msg.match_id:
+            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "match_id is required")
+        committed = await self.projections.at(ctx_msg.match_id, ctx_msg.base_version)
+        state = committed.clone()  # no await between at() and clone(): nothing can interleave
+        fold(state, [event_from_proto(e) for e in ctx_msg.pending_events])
+        return state
+
+    async def decide(
+        self, ctx_msg: domain_pb2.DomainContext, command: types_pb2.Command
+    ) -> domain_pb2.DomainEvents:
+        state = await self.state_for(ctx_msg)
+        cmd = command_from_proto(command)
+        routed = owner(state, cmd)
+        if routed is not self.domain:
+            raise ServiceError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"{cmd.kind.value} belongs to the {routed.value} domain, not {self.domain.value}",
+            )
+        check(state, cmd)
+        ctx = Ctx(state)
+        apply_command(ctx, cmd)
+        return events_message(ctx.events)
+
+    async def legal(
+        self, ctx_msg: domain_pb2.DomainContext, seat_value: int
+    ) -> list[types_pb2.LegalCommand]:
+        state = await self.state_for(ctx_msg)
+        seat = enum_from_proto(Seat, seat_value)
+        out: list[types_pb2.LegalCommand] = []
+        from frontier.wire.convert import command_to_proto
+
+        for cmd in legal_commands(state, seat):
+            if owner(state, cmd) is self.domain:
+                out.append(types_pb2.LegalCommand(id=cmd.key(), command=command_to_proto(cmd)))
+        return out
+
+    async def advance(self, ctx_msg: domain_pb2.DomainContext) -> domain_pb2.DomainEvents:
+        state = await self.state_for(ctx_msg)
+        ctx = Ctx(state)
+        advance(ctx)
+        return events_message(ctx.events)
+
+    async def finish(self, ctx_msg: domain_pb2.DomainContext) -> domain_pb2.DomainEvents:
+        state = await self.state_for(ctx_msg)
+        ctx = Ctx(state)
+        finish(ctx)
+        return events_message(ctx.events)
+
+
+def events_message(events: list[Event]) -> domain_pb2.DomainEvents:
+    return domain_pb2.DomainEvents(events=[event_to_proto(e) for e in events])
+
+
+__all__ = ["Command", "DomainCore", "events_message", "grpc_errors"]

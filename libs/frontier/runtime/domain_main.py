@@ -1,0 +1,48 @@
+"""Process entry point shared by the five domain services (``python -m services.<name>``)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from frontier.engine.domains import Domain
+
+from .bus import Bus
+from .domain import DomainCore
+from .domain_servicers import full_name, register
+from .projection import Projections
+from .scoreboard import Scoreboard
+from .server import configure_logging, serve
+from .settings import ServiceSettings
+from .telemetry import setup_tracing
+
+
+async def run(
+    domain: Domain,
+    settings: ServiceSettings,
+    ready: asyncio.Event | None = None,
+    stop: asyncio.Event | None = None,
+) -> None:
+    bus = await Bus.connect(settings.nats_url, settings.stream, name=f"frontier-{domain.value}")
+    projections = Projections(bus, settings.catch_up_wait_s)
+    await projections.start()
+    scoreboard = None
+    if domain is Domain.SCORING:
+        scoreboard = Scoreboard()
+        await bus.follow_all(scoreboard.on_batch)
+    core = DomainCore(domain, projections)
+    await serve(
+        domain.value,
+        settings,
+        register(domain, core, scoreboard),
+        [full_name(domain)],
+        on_stop=bus.close,
+        ready=ready,
+        stop=stop,
+    )
+
+
+def main(domain: Domain) -> None:
+    settings = ServiceSettings()
+    configure_logging(settings, domain.value)
+    setup_tracing(domain.value, settings)
+    asyncio.run(run(domain, settings))

@@ -1,0 +1,73 @@
+"""Loading a match's state from NATS: registry record -> snapshot -> tail of the stream.
+
+Shared by the orchestrator (which owns matches) and the domain services (which keep
+read-only projections), so both rebuild a match exactly the same way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from frontier.engine import evolve, initial_state, make_config
+from frontier.engine.config import MatchConfig
+from frontier.engine.state import State
+from frontier.v1 import events_pb2
+from frontier.wire.convert import event_from_proto
+
+from .bus import Bus
+from .snapshot import Snapshot, decode
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(slots=True)
+class LoadedMatch:
+    config: MatchConfig
+    state: State
+    stream_seq: int
+    seat_by_token_hash: dict[str, str]
+    command_ids: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+
+def apply_batch(state: State, batch: events_pb2.EventBatch) -> None:
+    """Fold one committed batch into ``state`` (skipping events it already holds)."""
+    for env in batch.envelopes:
+        if env.seq <= state.version:
+            continue
+        if env.seq != state.version + 1:
+            raise RuntimeError(f"gap in the event stream: have {state.version}, got {env.seq}")
+        evolve(state, event_from_proto(env.event))
+
+
+async def load_match(bus: Bus, match_id: str, use_snapshot: bool = True) -> LoadedMatch | None:
+    record = await bus.get_match(match_id)
+    if record is None:
+        return None
+    raw_config = record["config"]
+    assert isinstance(raw_config, dict)
+    config = make_config(**raw_config)
+    tokens = record.get("tokens", {})
+    assert isinstance(tokens, dict)
+    snap: Snapshot | None = None
+    if use_snapshot:
+        blob = await bus.get_snapshot(match_id)
+        snap = decode(blob) if blob else None
+    if snap is not None:
+        state, stream_seq, ids = snap.state, snap.stream_seq, dict(snap.command_ids)
+    else:
+        state, stream_seq, ids = initial_state(config), 0, {}
+    loaded = LoadedMatch(
+        config, state, stream_seq, {str(k): str(v) for k, v in tokens.items()}, ids
+    )
+    async for stored in bus.iter_batches(match_id, stream_seq):
+        apply_batch(loaded.state, stored.batch)
+        loaded.stream_seq = stored.stream_seq
+        if stored.batch.command_id and stored.batch.envelopes:
+            loaded.command_ids[stored.batch.command_id] = (
+                stored.batch.envelopes[0].seq,
+                stored.batch.envelopes[-1].seq,
+            )
+    return loaded

@@ -1,0 +1,79 @@
+"""Bootstrap of one gRPC service process: config -> server -> health -> graceful stop.
+
+Every service exposes grpc.health.v1 (SERVING once ready, NOT_SERVING while draining) and
+server reflection, and stops on SIGTERM/SIGINT after letting in-flight calls finish.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import Awaitable, Callable, Sequence
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from .settings import ServiceSettings
+from .telemetry import grpc_server_interceptors
+
+log = logging.getLogger("frontier.server")
+
+Register = Callable[[grpc.aio.Server], None]
+
+
+async def serve(
+    name: str,
+    settings: ServiceSettings,
+    register: Register,
+    service_names: Sequence[str],
+    on_stop: Callable[[], Awaitable[None]] | None = None,
+    ready: asyncio.Event | None = None,
+    stop: asyncio.Event | None = None,
+) -> None:
+    """Run the server until SIGTERM/SIGINT (or ``stop`` is set)."""
+    server = grpc.aio.server(interceptors=grpc_server_interceptors())
+    register(server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection(
+        [
+            *service_names,
+            health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+            reflection.SERVICE_NAME,
+        ],
+        server,
+    )
+    address = f"{settings.host}:{settings.listen_port(name)}"
+    port = server.add_insecure_port(address)
+    if port == 0:
+        raise OSError(f"{name}: cannot listen on {address}")
+    await server.start()
+    for svc in ["", *service_names]:
+        await health_servicer.set(svc, health_pb2.HealthCheckResponse.SERVING)
+    log.info("%s listening on %s:%d", name, settings.host, port)
+    stop_event = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        # Not possible outside the main thread (services run in-process in tests).
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop_event.set)
+    if ready is not None:
+        ready.set()
+    await stop_event.wait()
+    log.info("%s draining", name)
+    for svc in ["", *service_names]:
+        await health_servicer.set(svc, health_pb2.HealthCheckResponse.NOT_SERVING)
+    await server.stop(settings.grace_s)
+    if on_stop is not None:
+        await on_stop()
+    log.info("%s stopped", name)
+
+
+def configure_logging(settings: ServiceSettings, name: str) -> None:
+    logging.basicConfig(
+        level=settings.log_level,
+        format=f"%(asctime)s {name} %(levelname)s %(name)s: %(message)s",
+    )

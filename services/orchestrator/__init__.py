@@ -1,0 +1,1 @@
+"""The turn orchestrator: public MatchService, single writer of each match."""

@@ -1,0 +1,1 @@
+"""The turn-order domain service (see frontier.engine.domains for the command kinds it owns)."""
