@@ -44,8 +44,9 @@ $(PROTO_STAMP): $(PROTO_SRC) $(VENV_STAMP)
 		$(PROTO_SRC)
 	@touch $@
 
-run: venv proto ## Play a match locally
-	$(BIN)/frontier play
+run: venv proto ## Start NATS + all services, play one bot match through MatchService, stop
+	@mkdir -p var
+	$(BIN)/frontier stack play --replay var/last-match.replay.json
 
 test: venv proto ## Run the test suite (extra args: make test PYTEST_ARGS='-k wire')
 	$(PY) -m pytest $(PYTEST_ARGS)

@@ -1,0 +1,34 @@
+"""Bots by name, for the CLI and the benchmark.
+
+Adding a bot is one line in :data:`BOTS`: a name and a factory taking the bot's seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .base import Bot
+from .random_bot import RandomBot
+
+BotFactory = Callable[[int], Bot]
+
+BOTS: dict[str, BotFactory] = {
+    "random": RandomBot,
+}
+
+
+class UnknownBot(ValueError):
+    """A bot name that is not in the registry (a user error, reported with the choices)."""
+
+
+def bot_names() -> list[str]:
+    return sorted(BOTS)
+
+
+def make_bot(name: str, seed: int) -> Bot:
+    """Build a fresh bot; each seat gets its own instance so generators never interleave."""
+    try:
+        factory = BOTS[name]
+    except KeyError:
+        raise UnknownBot(f"unknown bot {name!r}; known bots: {', '.join(bot_names())}") from None
+    return factory(seed)

@@ -1,0 +1,118 @@
+"""``frontier stack ...``: run the distributed server locally, and play a match through it."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+from frontier import replay as replays
+from frontier.engine.lineup import default_lineup
+from frontier.remote_match import play_remote
+from frontier.stack import DOMAINS, Stack, StackConfig
+
+DEFAULT_WORKDIR = Path("var/stack")
+
+
+def add_stack_commands(commands: Any) -> None:
+    stack = commands.add_parser("stack", help="run the distributed server locally")
+    actions = stack.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    up = actions.add_parser("up", help="start NATS and every service until Ctrl-C")
+    _common(up)
+    up.add_argument("--nats-port", type=int, default=4222, help="NATS port (default 4222)")
+    up.add_argument(
+        "--base-port",
+        type=int,
+        default=50051,
+        help="orchestrator port; the domain services take the next five (default 50051)",
+    )
+    up.set_defaults(run=_up)
+
+    play = actions.add_parser(
+        "play", help="start the stack, play one bot match through MatchService, stop"
+    )
+    _common(play)
+    play.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
+    play.add_argument("--lineup", default=None, help="lineup (default: the default lineup)")
+    play.add_argument("--replay", metavar="FILE", help="save the match's replay to FILE")
+    play.set_defaults(run=_play)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--workdir",
+        type=Path,
+        default=None,
+        help="JetStream store and logs (up: var/stack; play: a fresh temporary folder)",
+    )
+    parser.add_argument(
+        "--sync",
+        default="always",
+        help="JetStream sync_interval: 'always' fsyncs every batch (default), or e.g. '2m'",
+    )
+    parser.add_argument("--log-level", default="WARNING", help="services' log level")
+
+
+def _up(args: argparse.Namespace) -> int:
+    names = ("orchestrator", *DOMAINS)
+    config = StackConfig(
+        workdir=args.workdir or DEFAULT_WORKDIR,
+        nats_port=args.nats_port,
+        ports={name: args.base_port + i for i, name in enumerate(names)},
+        sync=args.sync,
+        log_level=args.log_level,
+    )
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    with Stack(config) as stack:
+        print(f"NATS          {config.nats_url}  (JetStream store {config.workdir}/jetstream)")
+        for name in names:
+            print(f"{name:<13} {config.address(name)}")
+        print(f"logs          {stack.logs}/\nall SERVING; Ctrl-C to stop", flush=True)
+        while not stop.wait(0.5):
+            dead = [n for n, alive in stack.alive().items() if not alive]
+            if dead:
+                print(f"stopping: {', '.join(dead)} exited (see logs)", file=sys.stderr)
+                return 1
+    print("stopped")
+    return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="frontier-stack-"))
+    config = StackConfig.ephemeral(workdir, sync=args.sync, log_level=args.log_level)
+    lineup = args.lineup or default_lineup()
+    print(f"starting the stack (logs in {workdir}/logs) ...", flush=True)
+    with Stack(config):
+        print(f"playing seed {args.seed}, lineup {lineup} through MatchService", flush=True)
+        print(
+            f"{'round':>5} {'score A':>8} {'score B':>8} {'warriors A':>11} {'warriors B':>11}"
+            f" {'buildings A':>12} {'buildings B':>12}"
+        )
+
+        def show(s: dict[str, Any]) -> None:
+            label = "end" if s.get("final") else str(s["round"])
+            print(
+                f"{label:>5} {s['scores']['A']:>8} {s['scores']['B']:>8} "
+                f"{s['warriors']['A']:>11} {s['warriors']['B']:>11} "
+                f"{s['buildings']['A']:>12} {s['buildings']['B']:>12}",
+                flush=True,
+            )
+
+        result = play_remote(config.address("orchestrator"), args.seed, lineup, on_round=show)
+    print(
+        f"winner: {result.winner}  scores A {result.scores['A']} - B {result.scores['B']}  "
+        f"({len(result.commands)} commands, match {result.match_id})"
+    )
+    print(result.message)
+    if args.replay and result.replay is not None:
+        replays.save(result.replay, args.replay)
+        print(f"replay saved to {args.replay}")
+    print("stack stopped")
+    return 0 if result.verified else 1
