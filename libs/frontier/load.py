@@ -1,0 +1,98 @@
+"""Many matches at once through MatchService (asyncio gRPC client).
+
+Shared by the concurrency tests and ``frontier bench stack``: each match is driven by
+seeded random choices among the legal command ids, and every SubmitCommand round trip is
+timed.  A submit that fails with UNAVAILABLE or ABORTED-by-conflict is retried with the
+same command id, which is exactly what a well-behaved client does after a server failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from dataclasses import dataclass, field
+
+import grpc
+
+from frontier.engine import Seat
+from frontier.engine.rng import below, seed_state
+from frontier.v1 import match_pb2, match_pb2_grpc
+from frontier.wire.convert import enum_from_proto
+
+RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+
+
+@dataclass
+class MatchRun:
+    match_id: str = ""
+    seed: int = 0
+    winner: str = ""
+    commands: int = 0
+    retries: int = 0
+    latencies_ms: list[float] = field(default_factory=list)
+
+
+async def _call_with_retry(
+    call: object, request: object, run: MatchRun, timeout: float, attempts: int
+) -> object:
+    for attempt in range(attempts):
+        try:
+            return await call(request, timeout=timeout)  # type: ignore[operator]
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() not in RETRYABLE or attempt == attempts - 1:
+                raise
+            run.retries += 1
+            await asyncio.sleep(min(0.05 * 2**attempt, 1.0))
+    raise AssertionError("unreachable")
+
+
+async def play_match(
+    stub: match_pb2_grpc.MatchServiceStub,
+    seed: int,
+    lineup: str,
+    timeout: float = 10.0,
+    attempts: int = 60,
+) -> MatchRun:
+    run = MatchRun(seed=seed)
+    created = await stub.CreateMatch(
+        match_pb2.CreateMatchRequest(config=match_pb2.MatchConfig(seed=seed, lineup=lineup)),
+        timeout=timeout,
+    )
+    run.match_id = created.match_id
+    tokens = {enum_from_proto(Seat, s.seat): s.token for s in created.seats}
+    view = await stub.GetView(match_pb2.GetViewRequest(match_id=run.match_id), timeout=timeout)
+    to_act = view.view.to_act
+    rng = seed_state(seed)
+    while to_act:
+        token = tokens[enum_from_proto(Seat, to_act)]
+        legal = await _call_with_retry(
+            stub.ListLegalCommands,
+            match_pb2.ListLegalCommandsRequest(match_id=run.match_id, seat_token=token),
+            run,
+            timeout,
+            attempts,
+        )
+        assert isinstance(legal, match_pb2.ListLegalCommandsResponse)
+        index, rng = below(rng, len(legal.commands))
+        request = match_pb2.SubmitCommandRequest(
+            match_id=run.match_id,
+            seat_token=token,
+            command_id=uuid.uuid4().hex,
+            expected_version=legal.version,
+            legal_id=legal.commands[index].id,
+        )
+        started = time.perf_counter()
+        reply = await _call_with_retry(stub.SubmitCommand, request, run, timeout, attempts)
+        run.latencies_ms.append((time.perf_counter() - started) * 1000)
+        assert isinstance(reply, match_pb2.SubmitCommandResponse)
+        run.commands += 1
+        to_act = reply.to_act
+        run.winner = reply.winner
+    return run
+
+
+async def play_many(address: str, seeds: list[int], lineup: str) -> list[MatchRun]:
+    async with grpc.aio.insecure_channel(address) as channel:
+        stub = match_pb2_grpc.MatchServiceStub(channel)
+        return list(await asyncio.gather(*(play_match(stub, s, lineup) for s in seeds)))

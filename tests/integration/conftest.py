@@ -1,0 +1,34 @@
+"""Fixtures that run the real server: nats-server and every service as processes on loopback."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+
+from frontier.stack import Stack, StackConfig
+from frontier.v1 import match_pb2_grpc
+
+
+@pytest.fixture(scope="session")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """One shared stack for tests that do not kill processes."""
+    config = StackConfig.ephemeral(tmp_path_factory.mktemp("stack"), sync="always")
+    with Stack(config) as running:
+        yield running
+
+
+@pytest.fixture
+def own_stack(tmp_path: Path) -> Iterator[Stack]:
+    """A stack of its own, for tests that kill and restart processes."""
+    config = StackConfig.ephemeral(tmp_path, sync="always")
+    with Stack(config) as running:
+        yield running
+
+
+@pytest.fixture
+def match_stub(stack: Stack) -> Iterator[match_pb2_grpc.MatchServiceStub]:
+    with grpc.insecure_channel(stack.config.address("orchestrator")) as channel:
+        yield match_pb2_grpc.MatchServiceStub(channel)

@@ -1,0 +1,251 @@
+"""MatchService end to end over real processes: equivalence with the engine, bad input."""
+
+from __future__ import annotations
+
+import json
+import threading
+import uuid
+
+import grpc
+import pytest
+
+from frontier.engine import Seat
+from frontier.engine.model import Command, CommandKind, EventKind
+from frontier.remote_match import play_remote
+from frontier.stack import Stack
+from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
+from frontier.wire.convert import command_to_proto, enum_from_proto
+
+from .client import MIRROR, Match
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_stack_events_equal_in_process_engine_event_for_event(stack: Stack, seed: int) -> None:
+    result = play_remote(stack.config.address("orchestrator"), seed, MIRROR)
+    assert result.verified, result.message
+    assert result.winner in {"A", "B", "draw"}
+    assert result.replay is not None and len(result.replay.events) > 100
+
+
+def _code(exc: pytest.ExceptionInfo[grpc.RpcError]) -> grpc.StatusCode:
+    return exc.value.code()  # type: ignore[attr-defined, no-any-return]
+
+
+def test_unknown_match_is_not_found(match_stub: match_pb2_grpc.MatchServiceStub) -> None:
+    with pytest.raises(grpc.RpcError) as exc:
+        match_stub.GetView(match_pb2.GetViewRequest(match_id="0" * 32))
+    assert _code(exc) is grpc.StatusCode.NOT_FOUND
+    with pytest.raises(grpc.RpcError) as exc:
+        match_stub.GetView(match_pb2.GetViewRequest(match_id="not-a-match"))
+    assert _code(exc) is grpc.StatusCode.NOT_FOUND
+
+
+def test_missing_and_wrong_tokens(match_stub: match_pb2_grpc.MatchServiceStub) -> None:
+    match = Match.create(match_stub, seed=7)
+    legal_id = match.legal()[0].id
+    request = match_pb2.SubmitCommandRequest(match_id=match.match_id, legal_id=legal_id)
+    with pytest.raises(grpc.RpcError) as exc:
+        match_stub.SubmitCommand(request)
+    assert _code(exc) is grpc.StatusCode.UNAUTHENTICATED
+    request.seat_token = "forged-token"
+    with pytest.raises(grpc.RpcError) as exc:
+        match_stub.SubmitCommand(request)
+    assert _code(exc) is grpc.StatusCode.PERMISSION_DENIED
+    # a real token of another seat cannot act for the seat to act
+    other = next(s for s in match.tokens if s is not match.to_act)
+    assert match.to_act is not None
+    command = Command(CommandKind.PLACE_KEEP, match.to_act, clearing="autumn.hill")
+    request = match_pb2.SubmitCommandRequest(
+        match_id=match.match_id,
+        seat_token=match.tokens[other],
+        command=command_to_proto(command),
+    )
+    with pytest.raises(grpc.RpcError) as exc:
+        match_stub.SubmitCommand(request)
+    assert _code(exc) is grpc.StatusCode.PERMISSION_DENIED
+
+
+def test_not_your_turn_and_illegal_commands_change_nothing(
+    match_stub: match_pb2_grpc.MatchServiceStub,
+) -> None:
+    match = Match.create(match_stub, seed=8)
+    before = match_stub.GetView(match_pb2.GetViewRequest(match_id=match.match_id)).view
+    waiting = next(s for s in match.tokens if s is not match.to_act)
+    not_turn = Command(CommandKind.PLACE_KEEP, waiting, clearing="winter.mound")
+    with pytest.raises(grpc.RpcError) as exc:
+        match_stub.SubmitCommand(
+            match_pb2.SubmitCommandRequest(
+                match_id=match.match_id,
+                seat_token=match.tokens[waiting],
+                command=command_to_proto(not_turn),
+            )
+        )
+    assert _code(exc) is grpc.StatusCode.FAILED_PRECONDITION
+    assert "not your turn" in exc.value.details()  # type: ignore[attr-defined]
+    assert match.to_act is Seat.A1
+    illegal = Command(CommandKind.PLACE_KEEP, Seat.A1, clearing="autumn.glade")  # not a corner
+    with pytest.raises(grpc.RpcError) as exc:
+        match_stub.SubmitCommand(
+            match_pb2.SubmitCommandRequest(
+                match_id=match.match_id,
+                seat_token=match.tokens[Seat.A1],
+                command=command_to_proto(illegal),
+            )
+        )
+    assert _code(exc) is grpc.StatusCode.FAILED_PRECONDITION
+    assert "illegal" in exc.value.details()  # type: ignore[attr-defined]
+    with pytest.raises(grpc.RpcError) as exc:
+        match.submit("no such legal id")
+    assert _code(exc) is grpc.StatusCode.FAILED_PRECONDITION
+    after = match_stub.GetView(match_pb2.GetViewRequest(match_id=match.match_id)).view
+    assert after == before
+
+
+def test_malformed_commands_are_invalid_argument(
+    match_stub: match_pb2_grpc.MatchServiceStub,
+) -> None:
+    match = Match.create(match_stub, seed=9)
+    token = match.tokens[Seat.A1]
+    for bad in (
+        types_pb2.Command(),  # kind and seat UNSPECIFIED
+        types_pb2.Command(kind=999, seat=1),  # unknown kind number
+    ):
+        with pytest.raises(grpc.RpcError) as exc:
+            match_stub.SubmitCommand(
+                match_pb2.SubmitCommandRequest(
+                    match_id=match.match_id, seat_token=token, command=bad
+                )
+            )
+        assert _code(exc) is grpc.StatusCode.INVALID_ARGUMENT
+    with pytest.raises(grpc.RpcError) as exc:  # neither command nor legal id
+        match_stub.SubmitCommand(
+            match_pb2.SubmitCommandRequest(match_id=match.match_id, seat_token=token)
+        )
+    assert _code(exc) is grpc.StatusCode.INVALID_ARGUMENT
+    with pytest.raises(grpc.RpcError) as exc:
+        match_stub.CreateMatch(
+            match_pb2.CreateMatchRequest(config=match_pb2.MatchConfig(lineup="A=eyrie;B=marquise"))
+        )
+    assert _code(exc) is grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_stale_version_is_aborted_and_retry_is_idempotent(
+    match_stub: match_pb2_grpc.MatchServiceStub,
+) -> None:
+    match = Match.create(match_stub, seed=10)
+    first = match.legal()[0].id
+    command_id = uuid.uuid4().hex
+    reply = match.submit(first, command_id)
+    assert reply.version > 0
+    # a retry of the same command id returns the first result and applies nothing
+    again = match_stub.SubmitCommand(
+        match_pb2.SubmitCommandRequest(
+            match_id=match.match_id,
+            seat_token=match.tokens[Seat.A1],
+            command_id=command_id,
+            expected_version=0,
+            legal_id=first,
+        )
+    )
+    assert again.version == reply.version
+    assert list(again.events) == list(reply.events)
+    view = match_stub.GetView(match_pb2.GetViewRequest(match_id=match.match_id)).view
+    assert view.version == reply.version
+    # a new command built on an old version is refused
+    assert match.to_act is not None
+    with pytest.raises(grpc.RpcError) as exc:
+        match_stub.SubmitCommand(
+            match_pb2.SubmitCommandRequest(
+                match_id=match.match_id,
+                seat_token=match.tokens[match.to_act],
+                command_id=uuid.uuid4().hex,
+                expected_version=0,
+                legal_id=match.legal()[0].id,
+            )
+        )
+    assert _code(exc) is grpc.StatusCode.ABORTED
+
+
+def test_views_hide_other_hands_and_watch_is_filtered(
+    match_stub: match_pb2_grpc.MatchServiceStub,
+) -> None:
+    match = Match.create(match_stub, seed=12)
+    view = match_stub.GetView(match_pb2.GetViewRequest(match_id=match.match_id)).view
+    while view.round < 2:  # A1 has had an Evening draw by then
+        match.step()
+        view = match_stub.GetView(match_pb2.GetViewRequest(match_id=match.match_id)).view
+    a = json.loads(
+        match_stub.GetView(
+            match_pb2.GetViewRequest(match_id=match.match_id, seat_token=match.tokens[Seat.A1])
+        ).view.json
+    )
+    spectator = json.loads(
+        match_stub.GetView(match_pb2.GetViewRequest(match_id=match.match_id)).view.json
+    )
+    assert set(a["hands"]) == {"A1"}
+    assert spectator["hands"] == {}
+    assert "seed" not in json.dumps(spectator) and "rng" not in json.dumps(spectator)
+    # history: B1 watches A1's draws without seeing the cards
+    version = match.version
+    stream = match_stub.WatchEvents(
+        match_pb2.WatchEventsRequest(match_id=match.match_id, seat_token=match.tokens[Seat.B1]),
+        timeout=10,
+    )
+    seen = []
+    for reply in stream:
+        seen.append(reply.envelope)
+        if reply.envelope.seq == version:
+            stream.cancel()
+            break
+    assert [e.seq for e in seen] == list(range(1, version + 1))
+    draws = [
+        e.event
+        for e in seen
+        if enum_from_proto(EventKind, e.event.kind) is EventKind.CARDS_DRAWN
+        and e.event.seat != "B1"
+    ]
+    assert draws, "A1 drew cards during those commands"
+    assert all(set(d.cards) == {"hidden"} for d in draws)
+
+
+def test_watch_events_delivers_live_events(match_stub: match_pb2_grpc.MatchServiceStub) -> None:
+    match = Match.create(match_stub, seed=14)
+    received: list[int] = []
+
+    def watch() -> None:
+        for reply in match_stub.WatchEvents(
+            match_pb2.WatchEventsRequest(match_id=match.match_id), timeout=20
+        ):
+            received.append(reply.envelope.seq)
+            if len(received) >= 20:
+                return
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    while match.version < 20:
+        match.step()
+    watcher.join(20)
+    assert received[:20] == list(range(1, 21))
+
+
+def test_list_matches_and_scoreboard(
+    stack: Stack, match_stub: match_pb2_grpc.MatchServiceStub
+) -> None:
+    from frontier.v1 import scoring_pb2, scoring_pb2_grpc
+
+    match = Match.create(match_stub, seed=13)
+    match.play_out()
+    listed = {m.match_id: m for m in match_stub.ListMatches(match_pb2.ListMatchesRequest()).matches}
+    assert listed[match.match_id].winner in {"A", "B", "draw"}
+    with grpc.insecure_channel(stack.config.address("scoring")) as channel:
+        board = scoring_pb2_grpc.ScoringServiceStub(channel).GetScoreboard(
+            scoring_pb2.GetScoreboardRequest()
+        )
+    row = next(r for r in board.matches if r.match_id == match.match_id)
+    assert (row.score_a, row.score_b) == (
+        listed[match.match_id].score_a,
+        listed[match.match_id].score_b,
+    )
+    assert row.winner == listed[match.match_id].winner
