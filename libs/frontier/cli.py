@@ -21,6 +21,7 @@ from typing import NoReturn
 
 from frontier import bench_engine
 from frontier import replay as replays
+from frontier.bench_stack import add_bench_stack
 from frontier.bots import bot_names, make_bot
 from frontier.engine import InvalidConfig, MatchConfig, Team, make_config
 from frontier.engine.lineup import default_lineup
@@ -88,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     engine.add_argument("--seed", type=int, default=0, help="seed of the first match (default 0)")
     engine.add_argument("--json", action="store_true", help="print one JSON object")
     engine.set_defaults(run=_bench_engine)
+    add_bench_stack(targets)
     add_stack_commands(commands)
     return parser
 

@@ -48,7 +48,7 @@ async def _call_with_retry(
 
 
 async def play_match(
-    stub: match_pb2_grpc.MatchServiceStub,
+    stub: match_pb2_grpc.MatchServiceAsyncStub,
     seed: int,
     lineup: str,
     timeout: float = 10.0,

@@ -159,7 +159,8 @@ class Stack:
                 if proc.poll() is not None:
                     raise RuntimeError(f"{name} exited with {proc.returncode}; see {self.logs}")
                 try:
-                    reply = stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=1)
+                    request = health_pb2.HealthCheckRequest(service="")
+                    reply = stub.Check(request, timeout=1)  # type: ignore[attr-defined]
                     if reply.status == health_pb2.HealthCheckResponse.SERVING:
                         return
                 except grpc.RpcError:

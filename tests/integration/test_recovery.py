@@ -6,6 +6,8 @@ import functools
 import threading
 import time
 import uuid
+from collections.abc import Callable
+from typing import TypeVar
 
 import grpc
 import pytest
@@ -19,6 +21,8 @@ from .client import MIRROR, Match
 from .stream_check import check_stream
 
 pytestmark = pytest.mark.integration
+
+T = TypeVar("T")
 
 
 def _play_with_retries(address: str, seed: int, stop_after: threading.Event) -> Match:
@@ -37,7 +41,7 @@ def _play_with_retries(address: str, seed: int, stop_after: threading.Event) -> 
         return match
 
 
-def _retry(call):  # type: ignore[no-untyped-def]
+def _retry(call: Callable[[], T]) -> T:
     deadline = time.monotonic() + 60
     while True:
         try:

@@ -29,18 +29,24 @@ pytestmark = pytest.mark.integration
 async def _scenario(cfg: StackConfig) -> None:
     stops: list[asyncio.Event] = []
     tasks: list[asyncio.Task[None]] = []
-    common = {"host": cfg.host, "nats_url": cfg.nats_url, "catch_up_wait_s": 0.05}
+    common: dict[str, object] = {
+        "host": cfg.host,
+        "nats_url": cfg.nats_url,
+        "catch_up_wait_s": 0.05,
+    }
     for domain in Domain:
         ready, stop = asyncio.Event(), asyncio.Event()
-        settings = ServiceSettings(port=cfg.ports[domain.value], **common)
+        settings = ServiceSettings.model_validate({"port": cfg.ports[domain.value], **common})
         tasks.append(asyncio.create_task(run_domain(domain, settings, ready, stop)))
         stops.append(stop)
         await asyncio.wait_for(ready.wait(), 20)
     ready, stop = asyncio.Event(), asyncio.Event()
-    settings = OrchestratorSettings(
-        port=cfg.ports["orchestrator"],
-        **{f"{d.value}_url": cfg.address(d.value) for d in Domain},
-        **common,
+    settings = OrchestratorSettings.model_validate(
+        {
+            "port": cfg.ports["orchestrator"],
+            **{f"{d.value}_url": cfg.address(d.value) for d in Domain},
+            **common,
+        }
     )
     tasks.append(asyncio.create_task(run_orchestrator(settings, ready, stop)))
     stops.append(stop)

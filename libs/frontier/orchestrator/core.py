@@ -61,6 +61,7 @@ class HostedMatch:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     changed: asyncio.Condition = field(default_factory=asyncio.Condition)
     since_snapshot: int = 0
+    last_batch: list[events_pb2.EventEnvelope] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +218,7 @@ class Orchestrator:
                     ) from None
             hosted.state = new_state
             hosted.stream_seq = stream_seq
+            hosted.last_batch = list(batch.envelopes)
             for s, e in numbered:
                 hosted.history[s] = e
             if command_id:
@@ -234,7 +236,10 @@ class Orchestrator:
     async def _decide(self, hosted: HostedMatch, cmd: Command) -> list[Event]:
         state = hosted.state
         ctx = domain_pb2.DomainContext(
-            match_id=hosted.match_id, base_version=state.version, base_stream_seq=hosted.stream_seq
+            match_id=hosted.match_id,
+            base_version=state.version,
+            base_stream_seq=hosted.stream_seq,
+            committed_tail=hosted.last_batch,
         )
         events = await self.clients.decide(owner(state, cmd), ctx, cmd)
         ctx.pending_events.extend(event_to_proto(e) for e in events)

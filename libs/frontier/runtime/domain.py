@@ -67,7 +67,9 @@ class DomainCore:
     async def state_for(self, ctx_msg: domain_pb2.DomainContext) -> State:
         if not ctx_msg.match_id:
             raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "match_id is required")
-        committed = await self.projections.at(ctx_msg.match_id, ctx_msg.base_version)
+        committed = await self.projections.at(
+            ctx_msg.match_id, ctx_msg.base_version, ctx_msg.committed_tail, ctx_msg.base_stream_seq
+        )
         state = committed.clone()  # no await between at() and clone(): nothing can interleave
         fold(state, [event_from_proto(e) for e in ctx_msg.pending_events])
         return state

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import grpc
@@ -72,9 +73,25 @@ class Projections:
                 self._by_match[match_id] = p
         return p
 
-    async def at(self, match_id: str, version: int) -> State:
-        """The committed state of ``match_id`` at exactly ``version`` (do not mutate it)."""
+    async def at(
+        self,
+        match_id: str,
+        version: int,
+        tail: Sequence[events_pb2.EventEnvelope] = (),
+        tail_stream_seq: int = 0,
+    ) -> State:
+        """The committed state of ``match_id`` at exactly ``version`` (do not mutate it).
+
+        ``tail`` holds the caller's last committed events: when this projection lags by no
+        more than that, it applies them at once rather than waiting for NATS.
+        """
         p = await self._get(match_id)
+        if tail and p.state.version < version and tail[0].seq <= p.state.version + 1:
+            async with p.changed:
+                if tail[0].seq <= p.state.version + 1 <= tail[-1].seq:
+                    apply_batch(p.state, events_pb2.EventBatch(envelopes=tail))
+                    p.stream_seq = max(p.stream_seq, tail_stream_seq)
+                p.changed.notify_all()
         if p.state.version < version and self.wait_s > 0:
             async with p.changed:
                 with contextlib.suppress(TimeoutError):
