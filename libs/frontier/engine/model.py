@@ -38,13 +38,15 @@ class Seat(StrEnum):
 
     @property
     def team(self) -> Team:
-        return Team(self.value[0])
+        # A table lookup: rules code asks for a seat's team in every inner loop.
+        return _TEAM_OF[self]
 
     @property
     def role(self) -> Role:
         return Role(self.value[1])
 
 
+_TEAM_OF: dict[Seat, Team] = {seat: Team(seat.value[0]) for seat in Seat}
 TURN_ORDER: tuple[Seat, ...] = tuple(Seat)
 
 
@@ -125,6 +127,45 @@ class CommandKind(StrEnum):
     CODEBREAKERS = "codebreakers"  # target
     COBBLER = "cobbler"  # clearing -> to, count
     COMMAND_WARREN = "command_warren"  # clearing, target
+    # Eyrie (piece = the suit of the Decree card a DECREE_* command resolves)
+    PLACE_ROOST = "place_roost"  # setup corner (R12) or A New Roost: clearing
+    CHOOSE_LEADER = "choose_leader"  # piece = leader (setup, or after Turmoil)
+    ADD_TO_DECREE = "add_to_decree"  # cards = (card,), piece = column
+    DECREE_RECRUIT = "decree_recruit"  # clearing, piece = suit
+    DECREE_MOVE = "decree_move"  # clearing -> to, count, cards = bridge fee, piece = suit
+    DECREE_BATTLE = "decree_battle"  # clearing, target = defending seat, piece = suit
+    DECREE_BUILD = "decree_build"  # clearing, piece = suit
+    SKIP_DECREE_CARD = "skip_decree_card"  # Imperial Isolation (R24): piece = suit
+    # Wings of the Alliance (R23): the card a teammate owes its Eyrie
+    FEED_EYRIE = "feed_eyrie"  # cards = (card,)
+    # Vagabond (piece = an item kind, or an item key such as "sword/exhausted/damaged")
+    PLACE_PAWN = "place_pawn"  # setup (R12): clearing = a forest of the home map
+    REFRESH = "refresh"  # Birdsong, when the refresh allowance is short: piece = item key
+    SLIP = "slip"  # Birdsong: to = adjacent clearing or forest, cards = bridge fee
+    VAGABOND_MOVE = "vagabond_move"  # to, cards = bridge fee, target = ally (Vanguard Leader)
+    EXPLORE = "explore"  # clearing (the ruin)
+    AID = "aid"  # target, cards = (card,), piece = item exhausted
+    QUEST = "quest"  # piece = quest id, target = "vp" | "draw"
+    STRIKE = "strike"  # target = seat, piece = warrior / building / token kind
+    REPAIR = "repair"  # piece = key of the damaged item (also Hideout's choice)
+    STEAL = "steal"  # Thief: target
+    DAY_LABOR = "day_labor"  # Tinker: cards = (card taken from the discard pile,)
+    HIDEOUT = "hideout"  # Ranger
+    PICK_UP = "pick_up"  # R20 torch pick-up: clearing, piece = dropped item
+    DAMAGE_ITEM = "damage_item"  # a hit taken: piece = key of the item damaged
+    INTERVENE = "intervene"  # R15: piece = sword | boots
+    TAKE_ITEM = "take_item"  # Aid / Looting (R28): piece = crafted item taken
+    REROLL = "reroll"  # War Veteran (R29): reroll the Vagabond's die of a looting battle
+    CHOOSE_LEGENDARY = "choose_legendary"  # R29: piece = ability
+    REMOVE_ITEM = "remove_item"  # Evening item limit: piece = item key
+    # Woodland Alliance (cards = the supporters or hand cards spent)
+    REVOLT = "revolt"  # Birdsong: clearing, cards = 2 supporters of its suit
+    SPREAD_SYMPATHY = "spread_sympathy"  # Birdsong: clearing, cards = supporters spent
+    MOBILIZE = "mobilize"  # Daylight: cards = (hand card put on the supporters,)
+    TRAIN = "train"  # Daylight: cards = (card matching a base on the map,)
+    MOVE = "move"  # Evening operation, one move: clearing -> to, count, cards = bridge fee
+    ORGANIZE = "organize"  # Evening operation: clearing
+    OUTRAGE = "outrage"  # R25: cards = (card given to the Alliance,) or () = show the hand
 
 
 class EventKind(StrEnum):
@@ -150,7 +191,7 @@ class EventKind(StrEnum):
     ACTIONS_CHANGED = "actions_changed"  # seat, amount = delta, count = march moves left
     TURN_STARTED = "turn_started"  # seat, count = round
     ROUND_STARTED = "round_started"  # count
-    BATTLE_STARTED = "battle_started"  # seat attacker, target defender, clearing
+    BATTLE_STARTED = "battle_started"  # seat attacker, target defender, clearing, piece=looting
     AMBUSH_PLAYED = "ambush_played"  # seat, cards
     AMBUSH_FOILED = "ambush_foiled"  # seat, cards
     DICE_ROLLED = "dice_rolled"  # values = (high, low)
@@ -158,10 +199,39 @@ class EventKind(StrEnum):
     EFFECT_USED = "effect_used"  # seat, piece = effect name, cards
     BATTLE_ENDED = "battle_ended"
     DECISION_DECLINED = "decision_declined"  # seat, text = decision
-    CARD_CRAFTED = "card_crafted"  # seat, cards, clearings, piece = item ('' for persistent)
+    # seat, cards, clearings, piece = item ('' for persistent), to = clearing the item is
+    # dropped in when crafted on the rival map (R21), '' when it goes to the crafter
+    CARD_CRAFTED = "card_crafted"
     SCORED = "scored"  # seat, amount, target = team, text = reason
     HAND_REVEALED = "hand_revealed"  # seat revealed to target; cards
-    GAME_ENDED = "game_ended"  # text = winner, values = (score A, score B), option = reason
+    GAME_ENDED = "game_ended"  # text = winner, piece = reason, values = (score A, score B)
+    ROUND_LIMIT_REACHED = "round_limit_reached"  # the last turn of the last round is over
+    # Eyrie
+    LEADER_CHOSEN = "leader_chosen"  # seat, piece = leader (the viziers are re-tucked)
+    LEADER_DEPOSED = "leader_deposed"  # seat, piece = leader
+    DECREE_ADDED = "decree_added"  # seat, cards = (card,), piece = column
+    DECREE_CARD_SKIPPED = "decree_card_skipped"  # seat, piece = suit, text = column (R24)
+    DECREE_PURGED = "decree_purged"  # seat, cards = the Decree cards discarded (Turmoil)
+    TURMOIL = "turmoil"  # seat, count = bird cards on the Decree (viziers included)
+    # Vagabond (piece = item kind or item key, see CommandKind)
+    PAWN_PLACED = "pawn_placed"  # seat, to = forest; relationship markers set (R27)
+    PAWN_MOVED = "pawn_moved"  # seat, clearing -> to, text = slip | move
+    ITEMS_EXHAUSTED = "items_exhausted"  # seat, piece = item kind, count
+    ITEM_REFRESHED = "item_refreshed"  # seat, piece = item key
+    ITEM_DAMAGED = "item_damaged"  # seat, piece = item key
+    ITEM_REPAIRED = "item_repaired"  # seat, piece = item key
+    ITEM_GAINED = "item_gained"  # seat, piece = item, clearing, target = from seat, text = how
+    ITEM_REMOVED = "item_removed"  # seat, piece = item key, text = reason
+    RELATIONSHIP_CHANGED = "relationship_changed"  # seat, target = other seat, text = level
+    QUEST_COMPLETED = "quest_completed"  # seat, piece = quest, to = quest revealed ('' none)
+    LEGENDARY_GAINED = "legendary_gained"  # seat, piece = ability (R29)
+    INTERVENED = "intervened"  # seat, piece = sword | boots (R15)
+    DIE_REROLLED = "die_rerolled"  # seat, values = (new die,) (War Veteran, R29)
+    DISCARD_CARD_TAKEN = "discard_card_taken"  # seat, cards (Day Labor)
+    # Woodland Alliance
+    SUPPORTERS_ADDED = "supporters_added"  # seat, cards, target = giver ('' = deck top), text
+    SUPPORTERS_DISCARDED = "supporters_discarded"  # seat, cards (public), text = reason
+    OFFICERS_CHANGED = "officers_changed"  # seat, amount = delta (warriors <-> supply), text
 
 
 EMPTY: tuple[str, ...] = ()
