@@ -7,7 +7,7 @@ to lose when that choice is real.  ``run`` drives the stages until a seat must a
 
 from __future__ import annotations
 
-from . import rng
+from . import rng, vagabond_state
 from .cards import (
     ARMORERS,
     BRUTAL_TACTICS,
@@ -20,7 +20,7 @@ from .cards import (
 )
 from .ctx import Ctx
 from .field_hospitals import offer_field_hospitals
-from .model import Command, CommandKind, EventKind, Seat
+from .model import Command, CommandKind, EventKind, Faction, Item, Seat
 from .movement import suit_of
 from .pieces import BUILDINGS, TOKENS, WARRIOR, enemies_with_pieces, warriors
 from .state import Battle, Decision, State
@@ -41,9 +41,15 @@ def battle_commands(
     return out
 
 
-def start(ctx: Ctx, attacker: Seat, clearing: str, defender: Seat) -> None:
+def start(
+    ctx: Ctx, attacker: Seat, clearing: str, defender: Seat, *, looting: bool = False
+) -> None:
     ctx.emit(
-        EventKind.BATTLE_STARTED, seat=attacker.value, target=defender.value, clearing=clearing
+        EventKind.BATTLE_STARTED,
+        seat=attacker.value,
+        target=defender.value,
+        clearing=clearing,
+        piece="looting" if looting else "",  # R28: a Vagabond declares Looting with the battle
     )
     run(ctx)
 
@@ -61,14 +67,10 @@ def _ambush_cards(state: State, seat: Seat, clearing: str) -> list[str]:
     )
 
 
-def _foil_cards(state: State, seat: Seat, ambush: str) -> list[str]:
-    """A foil is an ambush card of the same suit as the defender's ambush."""
-    suit = card(ambush).suit
-    return sorted(
-        cid
-        for cid in state.seats[seat].hand
-        if card(cid).kind is CardKind.AMBUSH and card(cid).suit is suit
-    )
+def _foil_cards(state: State, seat: Seat, clearing: str) -> list[str]:
+    """A foil is the attacker's own ambush card matching the clearing of battle (birds wild),
+    like the ambush itself (Law 4.3.1; root_data.json: "an ambush of the same clearing suit")."""
+    return _ambush_cards(state, seat, clearing)
 
 
 def _has_in_play(state: State, seat: Seat, card_type: str) -> str | None:
@@ -114,24 +116,36 @@ def run(ctx: Ctx) -> None:
             _stage(ctx, "after_ambush")
             deal_hits(ctx, b.attacker, b.clearing, AMBUSH_HITS, b.defender)
         elif stage == "after_ambush":
-            _stage(ctx, "roll" if warriors(state, b.clearing, b.attacker) > 0 else "aftermath")
+            _stage(ctx, "roll" if fights_on(state, b.clearing, b.attacker) else "aftermath")
         elif stage == "roll":
             _roll(ctx, b)
-            _stage(ctx, "effects_attacker")
+            _stage(ctx, "reroll" if _may_reroll(state, b) else "effects_attacker")
+        elif stage == "reroll":  # War Veteran (R29): the Vagabond may reroll its die
+            ctx.ask(b.attacker, vagabond_state.REROLL_DECISION, clearing=b.clearing)
+            return
         elif stage in ("effects_attacker", "effects_defender"):
             seat = b.attacker if stage == "effects_attacker" else b.defender
             if effect_options(state, b, seat):
                 ctx.ask(seat, "battle_effects", clearing=b.clearing)
                 return
             _next_effects_stage(ctx, stage)
+        elif stage == "intervention":  # R15: the defender's team Vagabond may help
+            offer = vagabond_state.intervention_options(state, b)
+            if offer is not None:
+                ctx.ask(offer[0], vagabond_state.INTERVENTION, clearing=b.clearing)
+                return
+            _stage(ctx, "deal_defender")
         elif stage == "deal_defender":
             _stage(ctx, "deal_attacker")
             rolled = 0 if b.ignore_rolled_by_defender else b.hits_to_defender
             deal_hits(ctx, b.defender, b.clearing, rolled + b.extra_to_defender, b.attacker)
         elif stage == "deal_attacker":
-            _stage(ctx, "aftermath")
+            _stage(ctx, "loot" if b.looting else "aftermath")
             rolled = 0 if b.ignore_rolled_by_attacker else b.hits_to_attacker
             deal_hits(ctx, b.attacker, b.clearing, rolled + b.extra_to_attacker, b.defender)
+        elif stage == "loot":  # R28
+            _stage(ctx, "aftermath")
+            vagabond_state.loot(ctx, b)
         elif stage == "aftermath":
             _stage(ctx, "end")
             totals: dict[str, int] = {}
@@ -146,20 +160,74 @@ def run(ctx: Ctx) -> None:
 
 
 def _next_effects_stage(ctx: Ctx, stage: str) -> None:
-    _stage(ctx, "effects_defender" if stage == "effects_attacker" else "deal_defender")
+    _stage(ctx, "effects_defender" if stage == "effects_attacker" else "intervention")
 
 
 def _roll(ctx: Ctx, b: Battle) -> None:
     state = ctx.state
     dice, _ = rng.roll_dice(state.rng)
     ctx.emit(EventKind.DICE_ROLLED, values=dice, clearing=b.clearing)
-    high, low = dice
-    att_w = warriors(state, b.clearing, b.attacker)
-    def_w = warriors(state, b.clearing, b.defender)
-    to_defender = min(high, att_w)
-    to_attacker = min(low, def_w)
-    extra_to_defender = 1 if def_w == 0 else 0  # defenseless
+    set_hits(ctx, b)
+
+
+def set_hits(ctx: Ctx, b: Battle) -> None:
+    """The rolled hits of ``b.dice`` (kept in roll order, so a reroll replaces one die)."""
+    state = ctx.state
+    high, low = b.dice
+    if defender_deals_high(state, b):
+        high, low = low, high
+    to_defender = min(high, rolled_cap(state, b.clearing, b.attacker))
+    to_attacker = min(low, rolled_cap(state, b.clearing, b.defender))
+    extra_to_defender = 1 if defenseless(state, b.clearing, b.defender) else 0
+    extra_to_defender += _leader_extra_hits(state, b.attacker)
     ctx.emit(EventKind.HITS_SET, values=(to_defender, to_attacker, extra_to_defender, 0))
+
+
+def defender_deals_high(state: State, b: Battle) -> bool:
+    """Guerrilla War: a defending Woodland Alliance deals the higher die (§5, §11).
+    Looting (R28): the defender deals the higher die, the Vagabond the lower."""
+    return state.lineup[b.defender].faction is Faction.ALLIANCE or b.looting
+
+
+# A Vagabond fights with its pawn and items, not warriors (base Root §12.3).
+
+
+def rolled_cap(state: State, clearing: str, seat: Seat) -> int:
+    """Most rolled hits ``seat`` deals: its warriors there, or a Vagabond's undamaged swords."""
+    vs = vagabond_state.vagabond(state, seat)
+    if vs is not None:
+        return vagabond_state.undamaged(vs, Item.SWORD)
+    return warriors(state, clearing, seat)
+
+
+def defenseless(state: State, clearing: str, seat: Seat) -> bool:
+    """No warriors there; a Vagabond is defenseless without an undamaged sword."""
+    return rolled_cap(state, clearing, seat) == 0
+
+
+def fights_on(state: State, clearing: str, seat: Seat) -> bool:
+    """An attacker goes on to the roll while it has warriors; a Vagabond pawn always does."""
+    return vagabond_state.vagabond(state, seat) is not None or warriors(state, clearing, seat) > 0
+
+
+def _may_reroll(state: State, b: Battle) -> bool:
+    vs = vagabond_state.vagabond(state, b.attacker)
+    return b.looting and vs is not None and vs.legendary == vagabond_state.WAR_VETERAN
+
+
+def _leader_extra_hits(state: State, attacker: Seat) -> int:
+    """Eyrie Commander: +1 hit when attacking (base Root §10)."""
+    from .factions.eyrie import attacker_extra_hits  # the factions import this module
+
+    return attacker_extra_hits(state, attacker)
+
+
+def _building_removed(ctx: Ctx, remover: Seat) -> None:
+    """Eyrie Despot: +1 VP once per battle that removes an enemy building or token."""
+    from .factions.eyrie import despot_bonus  # the factions import this module
+
+    if ctx.state.battle is not None:
+        despot_bonus(ctx, ctx.state.battle, remover)
 
 
 def deal_hits(ctx: Ctx, victim: Seat, clearing: str, hits: int, remover: Seat) -> None:
@@ -171,6 +239,9 @@ def deal_hits(ctx: Ctx, victim: Seat, clearing: str, hits: int, remover: Seat) -
     state = ctx.state
     w = warriors(state, clearing, victim)
     if hits <= 0:
+        return
+    if vagabond_state.vagabond(state, victim) is not None:  # hits damage its items
+        vagabond_state.take_hits(ctx, victim, hits, remover)
         return
     if w:
         k = min(w, hits)
@@ -193,6 +264,7 @@ def _continue_hits(ctx: Ctx, victim: Seat, clearing: str, hits: int, remover: Se
         for kind in sorted(others):
             k = min(others[kind], hits)
             ctx.remove(victim, clearing, kind, k, remover, "battle")
+            _building_removed(ctx, remover)
             hits -= k
             if hits == 0:
                 break
@@ -216,7 +288,7 @@ def decision_commands(state: State, d: Decision) -> list[Command]:
         cards = _ambush_cards(state, seat, b.clearing)
         out = [Command(CommandKind.AMBUSH, seat, cards=(c,)) for c in one_per_type(cards)]
     elif d.kind == "foil":
-        cards = _foil_cards(state, seat, b.ambush)
+        cards = _foil_cards(state, seat, b.clearing)
         out = [Command(CommandKind.FOIL, seat, cards=(c,)) for c in one_per_type(cards)]
     elif d.kind == "battle_effects":
         out = [
@@ -236,6 +308,7 @@ def answer(ctx: Ctx, cmd: Command, d: Decision) -> None:
     if d.kind == "allocate_hits":
         remover = Seat(d.target)
         ctx.remove(cmd.seat, d.clearing, cmd.piece, 1, remover, "battle")
+        _building_removed(ctx, remover)
         _continue_hits(ctx, cmd.seat, d.clearing, d.count - 1, remover)
         run(ctx)
         return
@@ -244,7 +317,7 @@ def answer(ctx: Ctx, cmd: Command, d: Decision) -> None:
     if d.kind == "ambush":
         if cmd.kind is CommandKind.AMBUSH:
             ctx.emit(EventKind.AMBUSH_PLAYED, seat=cmd.seat.value, cards=cmd.cards)
-            if _foil_cards(state, b.attacker, cmd.cards[0]):
+            if _foil_cards(state, b.attacker, b.clearing):
                 _stage(ctx, "foil")
                 ctx.ask(b.attacker, "foil", clearing=b.clearing)
             else:

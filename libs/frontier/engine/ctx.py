@@ -9,9 +9,10 @@ sequences that many rules share (drawing with reshuffle, scoring with the floor 
 
 from __future__ import annotations
 
+from . import vagabond_state
 from .board import board
 from .model import Event, EventKind, Seat, Team
-from .pieces import BUILDINGS, TOKENS, WARRIOR
+from .pieces import BASES, BUILDINGS, SYMPATHY, TOKENS, WARRIOR
 from .state import State
 
 
@@ -39,7 +40,7 @@ class Ctx:
         """Draw from the top; reshuffle the discard pile when the deck runs out (R11)."""
         drawn: list[str] = []
         for _ in range(n):
-            if not self.state.deck:
+            if len(drawn) == len(self.state.deck):  # every card left is already drawn
                 if drawn:
                     self.emit(EventKind.CARDS_DRAWN, seat=seat.value, cards=tuple(drawn))
                     drawn = []
@@ -114,6 +115,11 @@ class Ctx:
             and (piece in BUILDINGS or piece in TOKENS)
         ):
             self.score(remover, n, f"removed {piece}")
+        vagabond_state.after_removal(self, owner, piece, n, remover, reason)  # R27, R34
+        if piece == SYMPATHY or piece in BASES:  # Outrage (R25), a base lost (§11)
+            from .sympathy import after_removal
+
+            after_removal(self, owner, clearing, piece, remover)
 
     # ----- flow ------------------------------------------------------------------------
     def ask(self, seat: Seat, kind: str, **fields: object) -> None:

@@ -9,9 +9,10 @@ in-process match runner.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
-from . import battle, card_effects, crafting, field_hospitals, turn
+from . import battle, card_effects, crafting, field_hospitals, movement, scoring, turn
 from .ctx import Ctx, MatchEnded
 from .errors import GameOver, IllegalCommand, WrongSeat
 from .factions import REGISTRY, rules_for
@@ -30,6 +31,7 @@ _DECISIONS: dict[str, tuple[_DecisionOptions, _DecisionAnswer]] = {
     "better_burrow_bank": (card_effects.decision_commands, card_effects.answer),
     "command_warren": (card_effects.decision_commands, card_effects.answer),
     "cobbler": (card_effects.decision_commands, card_effects.answer),
+    movement.FEED_EYRIE: (movement.wings_decision_commands, movement.answer_wings),
 }
 
 
@@ -75,16 +77,17 @@ _CARD_ACTIONS = frozenset(
 def _step_execute(ctx: Ctx, cmd: Command) -> None:
     kind = cmd.kind
     seat = cmd.seat
+    rules = rules_for(ctx.state.lineup[seat].faction)
     if kind is CommandKind.END_PHASE:
         _end_step(ctx, seat)
     elif kind is CommandKind.DISCARD:
         ctx.discard(seat, cmd.cards, "hand limit")
-    elif kind is CommandKind.CRAFT:
+    elif kind is CommandKind.CRAFT and kind not in rules.kinds:  # a faction may craft its way
         crafting.do_craft(ctx, cmd)
     elif kind in _CARD_ACTIONS:
         card_effects.execute(ctx, cmd)
     else:
-        rules_for(ctx.state.lineup[seat].faction).execute(ctx, cmd)
+        rules.execute(ctx, cmd)
 
 
 def _end_step(ctx: Ctx, seat: Seat) -> None:
@@ -98,8 +101,8 @@ def _end_step(ctx: Ctx, seat: Seat) -> None:
         raise IllegalCommand("nothing to end")
 
 
-def run(ctx: Ctx, cmd: Command) -> None:
-    """Apply a command already known to be legal, then advance the match."""
+def apply_command(ctx: Ctx, cmd: Command) -> None:
+    """The owning domain's part: the command itself and what it sets off (battles...)."""
     state = ctx.state
     try:
         if state.decisions:
@@ -108,9 +111,32 @@ def run(ctx: Ctx, cmd: Command) -> None:
         else:
             _step_execute(ctx, cmd)
         battle.run(ctx)
-        turn.advance(ctx)
     except MatchEnded:
         pass
+
+
+def advance(ctx: Ctx) -> None:
+    """The turn-order domain's part: steps, turns and rounds until a seat must choose."""
+    with contextlib.suppress(MatchEnded):
+        turn.advance(ctx)
+
+
+def finish(ctx: Ctx) -> None:
+    """The scoring domain's part: the result once the round limit is reached (R30)."""
+    with contextlib.suppress(MatchEnded):
+        scoring.finish(ctx)
+
+
+def run(ctx: Ctx, cmd: Command) -> None:
+    """Apply a command already known to be legal, then advance and score the match.
+
+    The three parts are separate functions because the distributed server runs them in
+    three services (the owning domain, turn-order, scoring); in-process they run in a row
+    and must give exactly the same events.
+    """
+    apply_command(ctx, cmd)
+    advance(ctx)
+    finish(ctx)
 
 
 def check(state: State, cmd: Command) -> None:
@@ -146,6 +172,28 @@ def _reason(state: State, cmd: Command, legal: list[Command]) -> str:
     if cmd.cards and not any(c.cards == cmd.cards for c in same_kind):
         return f"card(s) {', '.join(cmd.cards)} cannot be used for this"
     return "the arguments do not match any legal option (see legal_commands)"
+
+
+def decide_command(state: State, cmd: Command) -> list[Event]:
+    """The owning domain's events for ``cmd`` alone (pure; see :func:`apply_command`)."""
+    check(state, cmd)
+    ctx = Ctx(state.clone())
+    apply_command(ctx, cmd)
+    return ctx.events
+
+
+def decide_advance(state: State) -> list[Event]:
+    """The turn-order domain's events after a command (pure; see :func:`advance`)."""
+    ctx = Ctx(state.clone())
+    advance(ctx)
+    return ctx.events
+
+
+def decide_finish(state: State) -> list[Event]:
+    """The scoring domain's events after a command (pure; see :func:`finish`)."""
+    ctx = Ctx(state.clone())
+    finish(ctx)
+    return ctx.events
 
 
 def decide(state: State, cmd: Command) -> list[Event]:

@@ -34,6 +34,23 @@ _BY_KIND: dict[Domain, frozenset[str]] = {
             "place_wood",
             "cobbler",
             "tax_collector",
+            # Woodland Alliance: sympathy placement, its moves and the faction board
+            "spread_sympathy",
+            "organize",
+            "move",
+            "mobilize",
+            "train",
+            "outrage",  # R25: the card a mover gives for Outrage
+            # Vagabond: the pawn's setup, slip and moves
+            "place_pawn",
+            "slip",
+            "vagabond_move",
+            # Eyrie: roosts, the Decree's recruit / move / build, and R23's owed card
+            "place_roost",
+            "decree_recruit",
+            "decree_move",
+            "decree_build",
+            "feed_eyrie",
         }
     ),
     Domain.COMBAT: frozenset(
@@ -45,13 +62,49 @@ _BY_KIND: dict[Domain, frozenset[str]] = {
             "remove_piece",
             "field_hospitals",
             "command_warren",
+            "revolt",
+            # Vagabond: strike, hits as damaged items, R15 intervention, War Veteran reroll
+            "strike",
+            "damage_item",
+            "intervene",
+            "reroll",
+            # Eyrie: the Decree's battle
+            "decree_battle",
         }
     ),
     Domain.CRAFTING: frozenset(
-        {"craft", "stand_and_deliver", "better_burrow_bank", "codebreakers"}
+        {
+            "craft",
+            "stand_and_deliver",
+            "better_burrow_bank",
+            "codebreakers",
+            # Vagabond: items, ruins, quests, aid, special actions, torch pick-up (R20)
+            "refresh",
+            "explore",
+            "aid",
+            "quest",
+            "repair",
+            "steal",
+            "day_labor",
+            "hideout",
+            "pick_up",
+            "take_item",
+            "choose_legendary",
+            "remove_item",
+        }
     ),
     Domain.SCORING: frozenset({"royal_claim"}),
-    Domain.TURN_ORDER: frozenset({"end_phase", "discard", "extra_action"}),
+    Domain.TURN_ORDER: frozenset(
+        {
+            "end_phase",
+            "discard",
+            "extra_action",
+            # Eyrie: leaders, the Decree, Imperial Isolation (R24)
+            "choose_leader",
+            "add_to_decree",
+            "skip_decree_card",
+        }
+    ),
 }
 
 OWNER: dict[str, Domain] = {kind: d for d, kinds in _BY_KIND.items() for kind in kinds}
@@ -65,6 +118,13 @@ _DECISION_OWNER: dict[str, Domain] = {
     "command_warren": Domain.COMBAT,
     "better_burrow_bank": Domain.CRAFTING,
     "cobbler": Domain.MAP,
+    "damage_items": Domain.COMBAT,
+    "intervention": Domain.COMBAT,
+    "loot": Domain.COMBAT,
+    "reroll": Domain.COMBAT,
+    "aid_take": Domain.CRAFTING,
+    "legendary": Domain.CRAFTING,
+    "hideout": Domain.CRAFTING,
 }
 
 

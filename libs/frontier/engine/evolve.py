@@ -17,7 +17,7 @@ from .cards import card
 from .evolve_types import EvolveHandler
 from .model import Event, EventKind, Item, Seat, Team
 from .pieces import KEEP
-from .state import Battle, Decision, State
+from .state import Battle, Decision, DroppedItem, State
 
 
 class CorruptEvent(RuntimeError):
@@ -162,7 +162,12 @@ def _decision_closed(state: State, e: Event) -> None:
 
 
 def _battle_started(state: State, e: Event) -> None:
-    state.battle = Battle(attacker=_seat(e.seat), defender=_seat(e.target), clearing=e.clearing)
+    state.battle = Battle(
+        attacker=_seat(e.seat),
+        defender=_seat(e.target),
+        clearing=e.clearing,
+        looting=e.piece == "looting",  # R28, declared with the battle
+    )
 
 
 def _battle(state: State) -> Battle:
@@ -234,7 +239,10 @@ def _card_crafted(state: State, e: Event) -> None:
         if stock.get(item, 0) <= 0:
             raise CorruptEvent(f"no {item} left in the stock")
         stock[item] -= 1
-        state.seats[seat].crafted_items.append(item)
+        if e.to:  # crafted on the rival map and dropped in that clearing (R21)
+            state.dropped.setdefault(e.to, []).append(DroppedItem(item, seat.team, seat))
+        else:
+            state.seats[seat].crafted_items.append(item)
         state.discard.append(cid)
     else:
         state.seats[seat].play_area.append(cid)
@@ -251,6 +259,10 @@ def _scored(state: State, e: Event) -> None:
 def _hand_revealed(state: State, e: Event) -> None:
     viewer = _seat(e.target)
     state.known_hands.setdefault(viewer, {})[_seat(e.seat)] = e.cards
+
+
+def _round_limit_reached(state: State, e: Event) -> None:
+    state.step = "final"
 
 
 def _game_ended(state: State, e: Event) -> None:
@@ -294,6 +306,7 @@ _HANDLERS: dict[EventKind, Callable[[State, Event], None]] = {
     EventKind.SCORED: _scored,
     EventKind.HAND_REVEALED: _hand_revealed,
     EventKind.GAME_ENDED: _game_ended,
+    EventKind.ROUND_LIMIT_REACHED: _round_limit_reached,
 }
 
 

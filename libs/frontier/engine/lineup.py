@@ -9,7 +9,9 @@ from .state import SeatSpec
 R2_DEFAULT_LINEUP = "A=marquise,eyrie,thief;B=marquise,alliance,tinker"
 
 # Factions whose rules are complete in this engine; a lineup naming another is refused.
-IMPLEMENTED: frozenset[Faction] = frozenset({Faction.MARQUISE})
+IMPLEMENTED: frozenset[Faction] = frozenset(
+    {Faction.MARQUISE, Faction.EYRIE, Faction.ALLIANCE, Faction.VAGABOND}
+)
 
 _ROLE_FACTIONS: dict[Role, frozenset[str]] = {
     Role.MILITARY1: frozenset({Faction.MARQUISE.value}),

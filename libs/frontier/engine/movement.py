@@ -4,19 +4,29 @@ A move takes warriors from one clearing to an adjacent one; the mover's team mus
 origin or the destination (R13).  Crossing a bridge costs one card matching the destination
 (birds wild); when the rival team rules the destination with 5+ warriors, the fee card goes
 to the rival seat with the most warriors there (ties: earliest in turn order) (R8).
+
+Wings of the Alliance (R23): a move by a teammate of an Eyrie from or into a clearing with
+that Eyrie's roost may fly (``piece="wings"``): no bridge fee, and leaving the roost clearing
+needs no rule.  A flight is only offered when it waives something; it leaves the mover owing
+its Eyrie one card (any), asked as a decision at the end of the mover's turn.
 """
 
 from __future__ import annotations
 
 from .board import board
-from .cards import payable
+from .cards import one_per_type, payable
 from .ctx import Ctx
 from .errors import IllegalCommand
-from .model import TURN_ORDER, Command, CommandKind, EventKind, Seat, Suit, other_team
-from .pieces import WARRIOR, ruler, rules, warriors
-from .state import State
+from .model import TURN_ORDER, Command, CommandKind, EventKind, Faction, Seat, Suit, other_team
+from .pieces import ROOST, WARRIOR, count, ruler, rules, warriors
+from .state import Decision, State
+from .sympathy import after_warriors_moved
 
 FEE_GUARD_WARRIORS = 5  # R8
+WINGS = "wings"  # Command.piece of a move flown on the team Eyrie's wings (R23)
+WINGS_USED = "wings_r23"  # per-turn counter: the mover flew at least once this turn
+WINGS_PAID = "wings_r23_paid"  # per-turn counter: the card owed for it was given
+FEED_EYRIE = "feed_eyrie"  # the decision asking for that card
 
 
 def suit_of(state: State, clearing: str) -> Suit:
@@ -37,27 +47,38 @@ def move_commands(
 ) -> list[Command]:
     """Every legal single move for ``seat``: origin, destination, count and fee card."""
     b = board()
+    eyrie = team_eyrie(state, seat)
     out: list[Command] = []
     for origin in origins if origins is not None else b.order:
         n = warriors(state, origin, seat)
         if n == 0:
             continue
+        roost_here = eyrie is not None and count(state, origin, eyrie, ROOST) > 0
         for dest in b.adjacent[origin]:
-            if not may_move(state, seat, origin, dest):
+            bridge = b.is_bridge(origin, dest)
+            ruled = may_move(state, seat, origin, dest)
+            if ruled:
+                fees: list[str] | None = None
+                if bridge:
+                    fees = fee_options(state, seat, dest)
+                for k in range(1, n + 1):
+                    if fees is None:
+                        out.append(Command(kind, seat, clearing=origin, to=dest, count=k))
+                    else:
+                        for fee in fees:
+                            out.append(
+                                Command(kind, seat, clearing=origin, to=dest, count=k, cards=(fee,))
+                            )
+            # R23: fly when it waives the fee (from or into a roost clearing) or the rule
+            # requirement (only when leaving the roost clearing).
+            if eyrie is None:
                 continue
-            fees: list[str] | None = None
-            if b.is_bridge(origin, dest):
-                fees = fee_options(state, seat, dest)
-                if not fees:
-                    continue
-            for k in range(1, n + 1):
-                if fees is None:
-                    out.append(Command(kind, seat, clearing=origin, to=dest, count=k))
-                else:
-                    for fee in fees:
-                        out.append(
-                            Command(kind, seat, clearing=origin, to=dest, count=k, cards=(fee,))
-                        )
+            roost_there = count(state, dest, eyrie, ROOST) > 0
+            if (bridge and (roost_here or roost_there) and (ruled or roost_here)) or (
+                not ruled and roost_here
+            ):
+                for k in range(1, n + 1):
+                    out.append(Command(kind, seat, clearing=origin, to=dest, count=k, piece=WINGS))
     return out
 
 
@@ -73,24 +94,75 @@ def fee_recipient(state: State, seat: Seat, dest: str) -> Seat | None:
     return next(s for s, n in per_seat if n == best)
 
 
+def pay_bridge_fee(ctx: Ctx, seat: Seat, origin: str, dest: str, cards: tuple[str, ...]) -> None:
+    """R7/R8: the fee card of a bridge crossing, discarded or given to the guarding rival."""
+    if not cards:
+        raise IllegalCommand("crossing a Border Bridge needs a fee card (R7)")
+    recipient = fee_recipient(ctx.state, seat, dest)
+    ctx.emit(
+        EventKind.BRIDGE_CROSSED,
+        seat=seat.value,
+        clearing=origin,
+        to=dest,
+        target=recipient.value if recipient else "",
+    )
+    if recipient is None:
+        ctx.discard(seat, cards[:1], "bridge fee")
+    else:
+        ctx.give(seat, recipient, cards[:1], "bridge fee (R8)")
+
+
 def do_move(ctx: Ctx, cmd: Command) -> None:
     """Carry out a validated move (fee first, since R8 looks at the board before the move)."""
-    state = ctx.state
     seat, origin, dest = cmd.seat, cmd.clearing, cmd.to
-    if board().is_bridge(origin, dest):
-        if not cmd.cards:
-            raise IllegalCommand("crossing a Border Bridge needs a fee card (R7)")
-        fee = cmd.cards[0]
-        recipient = fee_recipient(state, seat, dest)
-        ctx.emit(
-            EventKind.BRIDGE_CROSSED,
-            seat=seat.value,
-            clearing=origin,
-            to=dest,
-            target=recipient.value if recipient else "",
-        )
-        if recipient is None:
-            ctx.discard(seat, (fee,), "bridge fee")
-        else:
-            ctx.give(seat, recipient, (fee,), "bridge fee (R8)")
+    if cmd.piece == WINGS:  # R23: no fee, no rule needed; a card is owed at end of turn
+        if board().is_bridge(origin, dest):
+            ctx.emit(
+                EventKind.BRIDGE_CROSSED, seat=seat.value, clearing=origin, to=dest, text=WINGS
+            )
+        ctx.use(seat, WINGS_USED)
+    elif board().is_bridge(origin, dest):
+        pay_bridge_fee(ctx, seat, origin, dest, cmd.cards)
     ctx.move(seat, origin, dest, cmd.count, WARRIOR)
+    after_warriors_moved(ctx, seat, dest)  # Outrage Without Borders (R25)
+
+
+# ----- Wings of the Alliance (R23) ------------------------------------------------------------
+
+
+def team_eyrie(state: State, seat: Seat) -> Seat | None:
+    """The Eyrie seat of ``seat``'s team, if it is not ``seat`` itself."""
+    for other in state.order:
+        if (
+            other is not seat
+            and other.team is seat.team
+            and state.lineup[other].faction is Faction.EYRIE
+        ):
+            return other
+    return None
+
+
+def ask_wings_card(ctx: Ctx, seat: Seat) -> bool:
+    """End of ``seat``'s turn: if it flew on its Eyrie's wings, ask for the card it owes
+    (nothing is owed with an empty hand).  True when the decision was asked."""
+    state = ctx.state
+    if not state.used.get(WINGS_USED) or state.used.get(WINGS_PAID):
+        return False
+    eyrie = team_eyrie(state, seat)
+    if eyrie is None or not state.seats[seat].hand:
+        return False
+    ctx.ask(seat, FEED_EYRIE, target=eyrie.value)
+    return True
+
+
+def wings_decision_commands(state: State, d: Decision) -> list[Command]:
+    return [
+        Command(CommandKind.FEED_EYRIE, d.seat, cards=(cid,))
+        for cid in one_per_type(state.seats[d.seat].hand)
+    ]
+
+
+def answer_wings(ctx: Ctx, cmd: Command, d: Decision) -> None:
+    ctx.close_decision()
+    ctx.give(cmd.seat, Seat(d.target), cmd.cards, "wings of the alliance (R23)")
+    ctx.use(cmd.seat, WINGS_PAID)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from .board import board
 from .model import Faction, Seat, Team
 from .state import State
+from .vagabond_state import pawns_in
 
 WARRIOR = "warrior"
 SAWMILL = "sawmill"
@@ -116,11 +117,14 @@ def blocked_by_keep(state: State, clearing: str, seat: Seat) -> bool:
 
 
 def enemies_with_pieces(state: State, clearing: str, seat: Seat) -> list[Seat]:
-    return [
+    """Rival seats with a piece in ``clearing``; a Vagabond pawn there is a piece too."""
+    out = [
         s
         for s, kinds in state.pieces[clearing].items()
         if s.team is not seat.team and any(n > 0 for n in kinds.values())
     ]
+    out += [s for s in pawns_in(state, clearing) if s.team is not seat.team and s not in out]
+    return out
 
 
 def clearings_with(state: State, seat: Seat, piece: str) -> list[str]:

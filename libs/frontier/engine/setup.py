@@ -11,10 +11,12 @@ from .board import MAPS, WINTER, board, raw_data
 from .cards import deck_ids
 from .config import MatchConfig
 from .factions import rules_for
-from .model import Item, Seat, Suit, Team
+from .model import Faction, Item, Seat, Suit, Team
 from .state import SeatState, State
+from .vagabond_state import quests
 
 STARTING_HAND = 3
+FACE_UP_QUESTS = 3
 RUIN_ITEMS: tuple[Item, ...] = (Item.BAG, Item.BOOTS, Item.HAMMER, Item.SWORD) * 2  # R9
 
 
@@ -44,6 +46,13 @@ def initial_state(config: MatchConfig) -> State:
     ruins = {c: [item] for c, item in zip(ruin_clearings, ruin_items, strict=True)}
 
     deck, state_rng = rng.shuffled(deck_ids(), state_rng)
+    # One quest deck shared by both Vagabonds, 3 quests face up (base Root §12.1).  Drawn
+    # last, and only when a Vagabond plays, so lineups without one keep their old seeds.
+    quest_deck: list[str] = []
+    face_up: list[str] = []
+    if any(spec.faction is Faction.VAGABOND for spec in lineup.values()):
+        quest_deck, state_rng = rng.shuffled(list(quests()), state_rng)
+        face_up = [quest_deck.pop() for _ in range(FACE_UP_QUESTS)]
     order = tuple(s for s in Seat if s in lineup)
     seats: dict[Seat, SeatState] = {}
     for seat in order:
@@ -73,4 +82,6 @@ def initial_state(config: MatchConfig) -> State:
         scores={Team.A: 0, Team.B: 0},
         turn_seat=order[0],
         step=rules_for(lineup[order[0]].faction).setup_steps[0],
+        quests=face_up,
+        quest_deck=quest_deck,
     )

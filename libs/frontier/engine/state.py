@@ -77,6 +77,7 @@ class Battle:
     ignore_rolled_by_defender: bool = False
     effects_used: tuple[str, ...] = ()
     removed_warriors: tuple[tuple[str, int], ...] = ()  # (owner seat, count) this battle
+    looting: bool = False  # R28: a Vagabond attacker declared Looting
 
     def clone(self) -> Battle:
         b = Battle(self.attacker, self.defender, self.clearing)
@@ -118,6 +119,18 @@ class SeatState:
 Pieces = dict[str, dict[Seat, dict[str, int]]]
 
 
+@dataclass(frozen=True, slots=True)
+class DroppedItem:
+    """An item lying in a clearing (R16-R21): crafted on the rival map and dropped there
+    (the Alliance's Revolutionary Agent, R21), or dropped by a removed carrier (R18).
+    ``team`` and ``crafter`` say who crafted it: it scores for that team once carried home
+    (R17), and only the other team may seize it (R19)."""
+
+    item: Item
+    team: Team
+    crafter: Seat
+
+
 @dataclass(slots=True)
 class State:
     lineup: dict[Seat, SeatSpec]
@@ -141,6 +154,9 @@ class State:
     decisions: list[Decision] = field(default_factory=list)
     battle: Battle | None = None
     known_hands: dict[Seat, dict[Seat, tuple[str, ...]]] = field(default_factory=dict)
+    dropped: dict[str, list[DroppedItem]] = field(default_factory=dict)  # clearing -> items
+    quests: list[str] = field(default_factory=list)  # face-up quests, shared by the Vagabonds
+    quest_deck: list[str] = field(default_factory=list)  # hidden order; top = END of the list
     winner: str = ""  # "A", "B", "draw" once over
     end_reason: str = ""
     version: int = 0  # number of events applied
@@ -179,6 +195,9 @@ class State:
             decisions=[d.clone() for d in self.decisions],
             battle=self.battle.clone() if self.battle else None,
             known_hands={v: dict(k) for v, k in self.known_hands.items()},
+            dropped={c: list(items) for c, items in self.dropped.items()},
+            quests=list(self.quests),
+            quest_deck=list(self.quest_deck),
             winner=self.winner,
             end_reason=self.end_reason,
             version=self.version,

@@ -15,11 +15,12 @@ from . import card_effects
 from .crafting import craft_commands
 from .ctx import Ctx
 from .factions import rules_for
-from .model import Command, CommandKind, EventKind, Faction, Seat, Team
-from .pieces import clearings_ruled, warriors_on_board
+from .model import Command, CommandKind, EventKind, Faction, Seat
+from .movement import ask_wings_card
 from .state import State
 
 HAND_LIMIT = 5
+FINAL_STEP = "final"  # after the last turn of the last round, until scoring decides
 
 # Steps every faction shares; the faction's own steps come from its FactionRules.
 SHARED_ENTER: dict[str, Callable[[Ctx, Seat], None]] = {
@@ -74,7 +75,9 @@ def goto(ctx: Ctx, seat: Seat, step: str) -> None:
 def advance(ctx: Ctx) -> None:
     """Run automatic steps until a seat must choose (or the match ends)."""
     state = ctx.state
-    while not state.over and not state.decisions and state.battle is None:
+    while (
+        not state.over and not state.decisions and state.battle is None and state.step != FINAL_STEP
+    ):
         seat = state.turn_seat
         assert seat is not None
         faction = state.lineup[seat].faction
@@ -89,7 +92,7 @@ def advance(ctx: Ctx) -> None:
         index = steps.index(state.step)
         if index + 1 < len(steps):
             goto(ctx, seat, steps[index + 1])
-        else:
+        elif not ask_wings_card(ctx, seat):  # R23: the card owed to the Eyrie, if any
             _next_turn(ctx, seat)
 
 
@@ -129,20 +132,6 @@ def _next_turn(ctx: Ctx, seat: Seat) -> None:
     if index + 1 < len(state.order):
         _start_turn(ctx, state.order[index + 1])
     elif state.round >= state.options.max_rounds:
-        final_result(ctx)
+        ctx.emit(EventKind.ROUND_LIMIT_REACHED, count=state.round)
     else:
         _start_round(ctx, state.round + 1)
-
-
-def final_result(ctx: Ctx) -> None:
-    """R30 after the last round: score, then clearings ruled, then warriors, then a draw."""
-    state = ctx.state
-    keys = {
-        "score": (state.scores[Team.A], state.scores[Team.B]),
-        "clearings ruled": (clearings_ruled(state, Team.A), clearings_ruled(state, Team.B)),
-        "warriors": (warriors_on_board(state, Team.A), warriors_on_board(state, Team.B)),
-    }
-    for reason, (a, b) in keys.items():
-        if a != b:
-            ctx.end("A" if a > b else "B", f"round limit: {reason}")
-    ctx.end("draw", "round limit: tie")

@@ -11,8 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from .decide import to_act
+from .factions import rules_for
 from .model import Event, EventKind, Seat
 from .state import State
+from .vagabond_state import pawns_in
 
 SPECTATOR = "spectator"
 
@@ -23,6 +25,16 @@ def can_see_hand(state: State, viewer: Seat | None, owner: Seat) -> bool:
     if viewer is owner:
         return True
     return state.options.team_hands_visible and viewer.team is owner.team
+
+
+def _faction_state(state: State, seat: Seat) -> dict[str, Any]:
+    """The public part of a seat's faction board (its own data plus counts kept elsewhere)."""
+    extra = state.seats[seat].extra
+    out = extra.public_view() if extra is not None else {}
+    counts = rules_for(state.lineup[seat].faction).public_counts
+    if counts is not None:
+        out = {**out, **counts(state, seat)}
+    return out
 
 
 def view(state: State, viewer: Seat | None) -> dict[str, Any]:
@@ -42,7 +54,7 @@ def view(state: State, viewer: Seat | None) -> dict[str, Any]:
                 "crafted_items": [i.value for i in st.crafted_items],
                 "vp": st.vp,
                 "supply": dict(sorted(st.supply.items())),
-                "faction_state": st.extra.public_view() if st.extra is not None else {},
+                "faction_state": _faction_state(state, seat),
             }
         )
     private = {
@@ -65,6 +77,7 @@ def view(state: State, viewer: Seat | None) -> dict[str, Any]:
                 "id": cid,
                 "suit": state.suits[cid],
                 "ruin_items": len(state.ruins.get(cid, ())),
+                "pawns": [s.value for s in pawns_in(state, cid)],  # Vagabonds (not pieces)
                 "pieces": {
                     s.value: {k: n for k, n in sorted(kinds.items()) if n}
                     for s, kinds in per_seat.items()
@@ -99,6 +112,7 @@ def view(state: State, viewer: Seat | None) -> dict[str, Any]:
                 "stage": battle.stage,
                 "dice": list(battle.dice),
                 "ambush": battle.ambush,
+                "looting": battle.looting,
             }
             if battle
             else None
@@ -113,12 +127,26 @@ def view(state: State, viewer: Seat | None) -> dict[str, Any]:
         "known_hands": known,
         "clearings": clearings,
         "deck_count": len(state.deck),
+        "quests": list(state.quests),  # face up, shared by the Vagabonds; the deck is hidden
+        "quest_deck_count": len(state.quest_deck),
         "discard": list(state.discard),
         "stock": {m: {i.value: n for i, n in items.items()} for m, items in state.stock.items()},
+        "dropped": {  # items lying in clearings are public (R18-R21)
+            c: [
+                {"item": d.item.value, "team": d.team.value, "crafter": d.crafter.value}
+                for d in items
+            ]
+            for c, items in sorted(state.dropped.items())
+            if items
+        },
     }
 
 
-_PRIVATE_CARD_EVENTS = frozenset({EventKind.CARDS_DRAWN, EventKind.CARD_GIVEN})
+# Cards that only the seat and the target (a giver, a receiver) may see.  Supporters are
+# face down: a card put on them is known to the Alliance and to the seat that gave it.
+_PRIVATE_CARD_EVENTS = frozenset(
+    {EventKind.CARDS_DRAWN, EventKind.CARD_GIVEN, EventKind.SUPPORTERS_ADDED}
+)
 
 
 def event_for(state: State, event: Event, viewer: Seat | None) -> Event:

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 from ..model import Faction
+from .alliance import RULES as ALLIANCE
 from .base import FactionRules
+from .eyrie import RULES as EYRIE
 from .marquise import RULES as MARQUISE
+from .vagabond import RULES as VAGABOND
 
 REGISTRY: dict[Faction, FactionRules] = {
     MARQUISE.faction: MARQUISE,
+    EYRIE.faction: EYRIE,
+    ALLIANCE.faction: ALLIANCE,
+    VAGABOND.faction: VAGABOND,
 }
 
 

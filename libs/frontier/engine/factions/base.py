@@ -50,3 +50,10 @@ class FactionRules:
     new_state: Callable[[SeatSpec], FactionState | None] = lambda spec: None
     # how this faction's own event kinds change the state
     evolve: dict[EventKind, EvolveHandler] = field(default_factory=dict)
+    # public facts of the faction board that live in the state rather than in ``extra``
+    # (e.g. the Alliance's bases left), merged into the seat's public ``faction_state`` view
+    public_counts: Callable[[State, Seat], dict[str, object]] | None = None
+    # (ctx, seat, clearing, remover): ``remover`` removed every piece of ``seat``'s team in
+    # ``clearing`` (a Revolt).  The Vagabond's hook damages 3 items when its pawn is there
+    # (§12.1); it must do nothing when the faction has nothing in the clearing.
+    full_removal: Callable[[Ctx, Seat, str, Seat], None] | None = None

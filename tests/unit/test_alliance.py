@@ -1,0 +1,706 @@
+"""Woodland Alliance (base Root §11) with its variant rulings (R12, R16, R21, R25).
+
+Each test is named after the ruling or the rule step it checks, and fails if that rule were
+broken (a teammate triggering Outrage, a bridge not counting as a path, a craft on the rival
+map scoring at once...).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from frontier.engine import (
+    Command,
+    CommandKind,
+    Event,
+    EventKind,
+    IllegalCommand,
+    Seat,
+    evolve,
+    legal_commands,
+)
+from frontier.engine.board import AUTUMN, WINTER, board
+from frontier.engine.factions import REGISTRY
+from frontier.engine.hashing import state_hash
+from frontier.engine.model import Faction, Item, Team
+from frontier.engine.state import DroppedItem, State
+from frontier.engine.sympathy import AllianceState, alliance_state
+from frontier.engine.view import event_for, view
+from tests.alliance_helpers import (
+    A1,
+    A2,
+    B1,
+    B2,
+    alliance_match,
+    alliance_position,
+    clearings_of_suit,
+    fresh,
+    kinds_of_seat,
+    sym,
+)
+from tests.engine_helpers import (
+    assert_conserved,
+    assert_refused,
+    dice_seed,
+    first_legal,
+    legal_of,
+    play,
+    setup_seat,
+    stack_deck,
+    string_values,
+)
+
+# One card of each suit (and spares), by printed suit.
+SUIT_CARD = {"fox": "anvil", "rabbit": "a_visit_to_friends", "mouse": "mouse_in_a_sack"}
+OTHER_CARD = {"fox": "smugglers_trail", "rabbit": "root_tea_mouse", "mouse": "travel_gear_fox"}
+BIRD = "ambush_bird.1"
+
+
+def _alliance_events(events: list[Event], kind: EventKind) -> list[Event]:
+    return [e for e in events if e.kind is kind]
+
+
+def _supporters(state: State, seat: Seat) -> list[str]:
+    return alliance_state(state, seat).supporters
+
+
+def _turn_passed_to(events: list[Event], seat: Seat) -> bool:
+    return any(e.kind is EventKind.TURN_STARTED and e.seat == seat.value for e in events)
+
+
+# ----- setup (R12) and the supporters stack -------------------------------------------------
+
+
+def test_R12_alliance_starts_with_no_pieces_and_three_face_down_supporters() -> None:
+    state = fresh(0)
+    events = setup_seat(state, "autumn.hill") + setup_seat(state, "winter.hedge")
+    assert state.round == 1
+    for seat in (A2, B2):
+        assert not any(state.pieces[c].get(seat) for c in board().order)
+        assert len(_supporters(state, seat)) == 3
+        assert len(state.seats[seat].hand) == 3  # the supporters are not the hand
+        assert state.seats[seat].supply == {
+            "warrior": 10,
+            "sympathy": 10,
+            "base_fox": 1,
+            "base_rabbit": 1,
+            "base_mouse": 1,
+        }
+        assert alliance_state(state, seat).officers == 0
+    added = [e for e in events if e.kind is EventKind.SUPPORTERS_ADDED]
+    assert [(e.seat, e.text, len(e.cards)) for e in added] == [
+        ("A2", "setup", 3),
+        ("B2", "setup", 3),
+    ]
+    assert_conserved(state)
+
+
+def test_alliance_supporters_are_hidden_from_other_seats() -> None:
+    state = fresh(0)
+    events = setup_seat(state, "autumn.hill") + setup_seat(state, "winter.hedge")
+    secret = set(_supporters(state, A2))
+    for viewer in (A1, B1, B2, None):
+        assert not string_values(view(state, viewer)) & secret, viewer
+    own = view(state, A2)
+    assert own["private"]["A2"] == {"supporters": sorted(secret)}
+    public = next(s for s in view(state, B1)["seats"] if s["seat"] == "A2")["faction_state"]
+    assert public == {
+        "supporters": 3,
+        "officers": 0,
+        "bases_left": ["fox", "mouse", "rabbit"],
+        "sympathy_placed": 0,
+    }
+    added = next(e for e in events if e.kind is EventKind.SUPPORTERS_ADDED and e.seat == "A2")
+    assert event_for(state, added, A2).cards == added.cards
+    for viewer in (A1, B1, B2, None):
+        assert event_for(state, added, viewer).cards == ("hidden",) * 3
+
+
+def test_alliance_supporters_do_not_count_for_the_hand_limit() -> None:
+    state = alliance_position(
+        step="evening.operations",
+        hands={A2: ["anvil", "sword", "bake_sale", "investments"]},
+        supporters={A2: ["root_tea_fox", "root_tea_rabbit", "root_tea_mouse", BIRD, "cobbler.1"]},
+    )
+    events = play(state, Command(CommandKind.END_PHASE, A2))  # no officers: to the draw
+    assert len(state.seats[A2].hand) == 5
+    assert len(_supporters(state, A2)) == 5
+    assert _turn_passed_to(events, B2)  # no discard was asked
+
+
+def test_alliance_supporters_limit_five_without_a_base_extra_card_discarded() -> None:
+    hill = "autumn.hill"  # fox
+    five = ["root_tea_fox", "root_tea_rabbit", "root_tea_mouse", BIRD, "cobbler.1"]
+    state = alliance_position(
+        turn=B1,
+        step="daylight.actions",
+        actions=1,
+        pieces={hill: {A2: sym()}, "autumn.creek": {B1: {"warrior": 2}}},
+        hands={B1: ["anvil"], A2: ["bake_sale"]},
+        supporters={A2: five},
+    )
+    play(state, first_legal(state, CommandKind.MARCH, clearing="autumn.creek", to=hill, count=1))
+    assert sorted(_supporters(state, A2)) == sorted(five)  # the stack is full
+    assert "anvil" in state.discard and "anvil" not in state.seats[B1].hand
+    # Mobilize is only offered within the limit.
+    state.turn_seat, state.step = A2, "daylight.actions"
+    assert not legal_of(state, CommandKind.MOBILIZE, A2)
+
+
+def test_alliance_supporters_unlimited_with_a_base_on_the_map() -> None:
+    five = ["root_tea_fox", "root_tea_rabbit", "root_tea_mouse", BIRD, "cobbler.1"]
+    state = alliance_position(
+        step="daylight.actions",
+        pieces={"autumn.meadow": {A2: {"base_fox": 1}}},
+        hands={A2: ["bake_sale"]},
+        supporters={A2: five},
+    )
+    play(state, first_legal(state, CommandKind.MOBILIZE, cards=("bake_sale",)))
+    assert sorted(_supporters(state, A2)) == sorted([*five, "bake_sale"])
+    assert "bake_sale" not in state.seats[A2].hand
+
+
+# ----- Birdsong: Revolt ---------------------------------------------------------------------
+
+
+def _revolt_position() -> State:
+    # Meadow (fox, 2 slots): rival Marquise warriors, sawmill and wood; a teammate's workshop.
+    return alliance_position(
+        pieces={
+            "autumn.meadow": {
+                A2: sym(),
+                B1: {"warrior": 2, "sawmill": 1, "wood": 1},
+                A1: {"warrior": 1, "workshop": 1},
+            },
+            "autumn.hill": {A2: sym()},  # fox
+            "autumn.mountain": {A2: sym()},  # fox
+            "autumn.creek": {A2: sym()},  # rabbit: does not count for a fox base
+        },
+        supporters={A2: ["anvil", "foxfolk_steel", BIRD]},
+    )
+
+
+def test_alliance_revolt_removes_rival_pieces_scores_and_places_base_warriors_officer() -> None:
+    state = _revolt_position()
+    options = legal_of(state, CommandKind.REVOLT, A2)
+    assert {c.cards for c in options if c.clearing == "autumn.meadow"} == {
+        ("anvil", "foxfolk_steel"),
+        (BIRD, "anvil"),  # one bird (birds are wild), the other paid with a fox
+    }
+    assert all(c.clearing in {"autumn.meadow", "autumn.hill", "autumn.mountain"} for c in options)
+    before = state.scores[Team.A]
+    play(state, first_legal(state, CommandKind.REVOLT, clearing="autumn.meadow"))
+    meadow = "autumn.meadow"
+    assert kinds_of_seat(state, meadow, B1) == {}
+    assert kinds_of_seat(state, meadow, A2) == {"sympathy": 1, "base_fox": 1, "warrior": 3}
+    assert alliance_state(state, A2).officers == 1
+    assert state.scores[Team.A] - before == 2  # the sawmill and the wood
+    assert _supporters(state, A2) == [BIRD]
+    assert state.seats[A2].supply["warrior"] == 10 - 3 - 1
+    assert_conserved(state)
+
+
+def test_R25_revolt_removes_only_the_rival_team_teammates_are_untouched() -> None:
+    state = _revolt_position()
+    play(state, first_legal(state, CommandKind.REVOLT, clearing="autumn.meadow"))
+    assert kinds_of_seat(state, "autumn.meadow", A1) == {"warrior": 1, "workshop": 1}
+
+
+def test_alliance_revolt_needs_a_base_on_the_faction_board_and_two_supporters() -> None:
+    state = _revolt_position()
+    alliance_state(state, A2).supporters.remove("anvil")
+    alliance_state(state, A2).supporters.remove(BIRD)
+    state.deck[:0] = ["anvil", BIRD]
+    assert not legal_of(state, CommandKind.REVOLT, A2)  # one supporter only
+    state = _revolt_position()
+    state.seats[A2].supply["base_fox"] = 0  # the fox base is already on the map
+    state.pieces["autumn.dune"][A2] = {"base_fox": 1}
+    assert not legal_of(state, CommandKind.REVOLT, A2)
+    cmd = Command(
+        CommandKind.REVOLT, A2, clearing="autumn.meadow", cards=("anvil", "foxfolk_steel")
+    )
+    assert_refused(state, cmd, IllegalCommand)
+
+
+def test_alliance_revolt_needs_an_open_slot_after_removal_and_no_teammate_keep() -> None:
+    # Hill has one slot, filled by the teammate's workshop: the base could not be placed.
+    state = alliance_position(
+        pieces={"autumn.hill": {A2: sym(), A1: {"workshop": 1}}},
+        supporters={A2: ["anvil", "foxfolk_steel"]},
+    )
+    assert not legal_of(state, CommandKind.REVOLT, A2)
+    # The same slot held by a rival building: the Revolt frees it.
+    state = alliance_position(
+        pieces={"autumn.hill": {A2: sym(), B1: {"workshop": 1}}},
+        supporters={A2: ["anvil", "foxfolk_steel"]},
+    )
+    assert legal_of(state, CommandKind.REVOLT, A2)
+    # A teammate's keep blocks the placement; a rival keep is removed by the Revolt.
+    state = alliance_position(
+        pieces={"autumn.meadow": {A2: sym(), A1: {"keep": 1}}},
+        supporters={A2: ["anvil", "foxfolk_steel"]},
+    )
+    assert not legal_of(state, CommandKind.REVOLT, A2)
+
+
+def test_alliance_revolt_calls_the_full_removal_hook_of_rival_factions_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[tuple[str, str, str]] = []
+
+    def spy(ctx: object, seat: Seat, clearing: str, remover: Seat) -> None:
+        calls.append((seat.value, clearing, remover.value))
+
+    marquise = REGISTRY[Faction.MARQUISE]
+    monkeypatch.setitem(REGISTRY, Faction.MARQUISE, dataclasses.replace(marquise, full_removal=spy))
+    state = _revolt_position()
+    play(state, first_legal(state, CommandKind.REVOLT, clearing="autumn.meadow"))
+    assert calls == [("B1", "autumn.meadow", "A2")]  # never the teammate A1
+
+
+def test_R25_revolt_removing_the_rival_alliance_sympathy_triggers_its_outrage() -> None:
+    state = _revolt_position()
+    state.pieces["autumn.meadow"][B2] = {"sympathy": 1}
+    state.seats[B2].supply["sympathy"] -= 1
+    state.seats[A2].hand = []
+    top = state.deck[-1]
+    before = state.scores[Team.A]
+    events = play(state, first_legal(state, CommandKind.REVOLT, clearing="autumn.meadow"))
+    assert state.scores[Team.A] - before == 3  # sawmill, wood and the rival sympathy token
+    revealed = _alliance_events(events, EventKind.HAND_REVEALED)
+    assert [(e.seat, e.target, e.cards) for e in revealed] == [("A2", "B2", ())]
+    assert _supporters(state, B2) == [top]
+    assert_conserved(state)
+
+
+# ----- Birdsong: Spread Sympathy ------------------------------------------------------------
+
+
+def test_alliance_spread_sympathy_anywhere_first_then_adjacent_never_a_keep() -> None:
+    state = alliance_position(
+        pieces={"autumn.hill": {A1: {"keep": 1}}},
+        supporters={A2: [BIRD, "root_tea_mouse"]},
+    )
+    first = {c.clearing for c in legal_of(state, CommandKind.SPREAD_SYMPATHY, A2)}
+    assert first == set(board().order) - {"autumn.hill"}  # every clearing on both maps
+    play(state, first_legal(state, CommandKind.SPREAD_SYMPATHY, clearing="autumn.dune"))
+    assert kinds_of_seat(state, "autumn.dune", A2) == {"sympathy": 1}
+    assert state.scores[Team.A] == 0  # the first token scores 0
+    after = {c.clearing for c in legal_of(state, CommandKind.SPREAD_SYMPATHY, A2)}
+    assert after == {"autumn.glade", "autumn.haven"}  # Hill holds the keep
+
+
+def test_R25_sympathy_spreads_across_a_bridge() -> None:
+    mound = "winter.mound"
+    state = alliance_position(
+        pieces={"autumn.quarry": {A2: sym()}},
+        supporters={A2: [SUIT_CARD[alliance_match().suits[mound]]]},
+    )
+    targets = {c.clearing for c in legal_of(state, CommandKind.SPREAD_SYMPATHY, A2)}
+    neighbours = {"autumn.creek", "autumn.beach", "autumn.mountain", mound}
+    assert targets == {c for c in neighbours if state.suits[c] == state.suits[mound]}
+    assert mound in targets
+    play(state, first_legal(state, CommandKind.SPREAD_SYMPATHY, clearing=mound))
+    assert kinds_of_seat(state, mound, A2) == {"sympathy": 1}
+    # and back: from Winter's Spire across the bottom bridge to Autumn's Weald (rabbit)
+    state = alliance_position(
+        turn=B2, pieces={"winter.spire": {B2: sym()}}, supporters={B2: ["a_visit_to_friends"]}
+    )
+    assert "autumn.weald" in {c.clearing for c in legal_of(state, CommandKind.SPREAD_SYMPATHY, B2)}
+
+
+def test_alliance_spread_sympathy_cost_and_vp_follow_the_track() -> None:
+    # Three tokens placed: the 4th costs 2 supporters and scores 1 VP.
+    placed = {c: {A2: sym()} for c in ("autumn.hill", "autumn.dune", "autumn.haven")}
+    state = alliance_position(
+        pieces={**placed}, supporters={A2: ["anvil", "foxfolk_steel", "a_visit_to_friends"]}
+    )
+    glade = [
+        c for c in legal_of(state, CommandKind.SPREAD_SYMPATHY, A2) if c.clearing == "autumn.glade"
+    ]
+    assert [c.cards for c in glade] == [("anvil", "foxfolk_steel")]
+    assert not [
+        c for c in legal_of(state, CommandKind.SPREAD_SYMPATHY, A2) if c.clearing == "autumn.beach"
+    ]  # rabbit: only one rabbit supporter for a cost of 2
+    play(state, glade[0])
+    assert state.scores[Team.A] == 1
+    # Six placed: the 7th costs 3 and scores 3.
+    six = {
+        c: {A2: sym()}
+        for c in (
+            "autumn.hill",
+            "autumn.dune",
+            "autumn.haven",
+            "autumn.meadow",
+            "autumn.pond",
+            "autumn.weald",
+        )
+    }
+    state = alliance_position(pieces=six, supporters={A2: ["anvil", "foxfolk_steel", BIRD]})
+    glade = [
+        c for c in legal_of(state, CommandKind.SPREAD_SYMPATHY, A2) if c.clearing == "autumn.glade"
+    ]
+    assert [c.cards for c in glade] == [(BIRD, "anvil", "foxfolk_steel")]
+    play(state, glade[0])
+    assert state.scores[Team.A] == 3
+
+
+def test_alliance_martial_law_costs_one_more_with_three_warriors_of_one_rival() -> None:
+    rabbits = ["a_visit_to_friends", "bake_sale", "smugglers_trail"]
+    state = alliance_position(
+        pieces={
+            "autumn.hill": {A2: sym()},
+            "autumn.creek": {B1: {"warrior": 3}},  # rabbit, one rival with 3: Martial Law
+            "autumn.beach": {A1: {"warrior": 3}},  # rabbit, a teammate's 3: no Martial Law
+            "autumn.dune": {B1: {"warrior": 2}, B2: {"warrior": 1}},  # mouse: 3 over two rivals
+        },
+        supporters={A2: [*rabbits, "mouse_in_a_sack"]},
+    )
+    costs = {c.clearing: len(c.cards) for c in legal_of(state, CommandKind.SPREAD_SYMPATHY, A2)}
+    assert costs == {"autumn.creek": 2, "autumn.beach": 1, "autumn.dune": 1}
+
+
+# ----- Daylight: craft, mobilize, train -----------------------------------------------------
+
+
+def test_alliance_crafts_with_sympathy_on_its_home_map_and_scores() -> None:
+    state = alliance_position(
+        step="daylight.actions", pieces={"autumn.hill": {A2: sym()}}, hands={A2: ["anvil"]}
+    )
+    cmd = first_legal(state, CommandKind.CRAFT, cards=("anvil",))
+    assert cmd.clearings == ("autumn.hill",) and cmd.to == ""
+    play(state, cmd)
+    assert state.seats[A2].crafted_items == [Item.HAMMER]
+    assert state.stock[AUTUMN][Item.HAMMER] == 0
+    assert state.scores[Team.A] == 2
+    assert state.dropped == {}
+
+
+def test_R21_revolutionary_agent_drops_item_on_rival_map() -> None:
+    probe = alliance_match()
+    fox = clearings_of_suit(probe, WINTER, "fox")[0]
+    state = alliance_position(
+        step="daylight.actions", pieces={fox: {A2: sym()}}, hands={A2: ["anvil"]}
+    )
+    start = state.clone()
+    cmd = first_legal(state, CommandKind.CRAFT, cards=("anvil",))
+    assert cmd.clearings == (fox,) and cmd.to == fox
+    events = play(state, cmd)
+    assert state.dropped == {fox: [DroppedItem(Item.HAMMER, Team.A, A2)]}
+    assert state.stock[WINTER][Item.HAMMER] == 0  # the rival map's stock
+    assert state.stock[AUTUMN][Item.HAMMER] == 1
+    assert state.seats[A2].crafted_items == []
+    assert state.scores[Team.A] == 0  # no VP now
+    assert "anvil" in state.discard
+    for viewer in (A1, B1, B2, None):  # dropped items are public
+        assert view(state, viewer)["dropped"] == {
+            fox: [{"item": "hammer", "team": "A", "crafter": "A2"}]
+        }
+    for event in events:
+        evolve(start, event)
+    assert state_hash(start) == state_hash(state)
+
+
+def test_R16_alliance_craft_uses_pieces_on_one_map_only() -> None:
+    probe = alliance_match()
+    winter_fox = clearings_of_suit(probe, WINTER, "fox")[0]
+    state = alliance_position(
+        step="daylight.actions",
+        pieces={"autumn.hill": {A2: sym()}, winter_fox: {A2: sym()}},
+        hands={A2: ["foxfolk_steel"]},
+    )
+    assert not legal_of(state, CommandKind.CRAFT, A2)  # fox + fox across two maps
+    state = alliance_position(
+        step="daylight.actions",
+        pieces={
+            "autumn.hill": {A2: sym()},
+            "autumn.mountain": {A2: sym()},
+            winter_fox: {A2: sym()},
+        },
+        hands={A2: ["foxfolk_steel"]},
+    )
+    assert [c.clearings for c in legal_of(state, CommandKind.CRAFT, A2)] == [
+        ("autumn.hill", "autumn.mountain")
+    ]
+
+
+def test_alliance_mobilize_puts_a_hand_card_on_the_supporters() -> None:
+    state = alliance_position(step="daylight.actions", hands={A2: ["anvil", "bake_sale"]})
+    assert {c.cards for c in legal_of(state, CommandKind.MOBILIZE, A2)} == {
+        ("anvil",),
+        ("bake_sale",),
+    }
+    play(state, first_legal(state, CommandKind.MOBILIZE, cards=("bake_sale",)))
+    assert _supporters(state, A2) == ["bake_sale"]
+    assert state.seats[A2].hand == ["anvil"]
+
+
+def test_alliance_train_spends_a_card_matching_a_base_on_the_map() -> None:
+    hand = ["anvil", "bake_sale", BIRD]
+    state = alliance_position(step="daylight.actions", hands={A2: hand})
+    assert not legal_of(state, CommandKind.TRAIN, A2)  # no base on the map
+    state = alliance_position(
+        step="daylight.actions", pieces={"autumn.meadow": {A2: {"base_fox": 1}}}, hands={A2: hand}
+    )
+    assert {c.cards for c in legal_of(state, CommandKind.TRAIN, A2)} == {("anvil",), (BIRD,)}
+    play(state, first_legal(state, CommandKind.TRAIN, cards=("anvil",)))
+    assert alliance_state(state, A2).officers == 1
+    assert state.seats[A2].supply["warrior"] == 9
+    assert "anvil" in state.discard
+
+
+# ----- Evening: Military Operations and the draw --------------------------------------------
+
+
+def test_alliance_evening_operations_one_per_officer_then_draw_one_plus_bases() -> None:
+    state = alliance_position(
+        step="evening.operations",
+        pieces={"autumn.meadow": {A2: {"base_fox": 1}}, "autumn.glade": {A2: {"warrior": 2}}},
+        officers={A2: 2},
+    )
+    kinds = {c.kind for c in legal_commands(state, A2)}
+    assert {CommandKind.MOVE, CommandKind.RECRUIT, CommandKind.ORGANIZE} <= kinds
+    play(state, first_legal(state, CommandKind.RECRUIT, clearing="autumn.meadow"))
+    assert kinds_of_seat(state, "autumn.meadow", A2) == {"base_fox": 1, "warrior": 1}
+    events = play(state, first_legal(state, CommandKind.ORGANIZE, clearing="autumn.glade"))
+    assert kinds_of_seat(state, "autumn.glade", A2) == {"warrior": 1, "sympathy": 1}
+    assert state.scores[Team.A] == 0  # the first token scores 0
+    # Two officers, two operations: the Evening goes on by itself and draws 1 + 1 base.
+    assert _turn_passed_to(events, B2)
+    drawn = [e for e in events if e.kind is EventKind.CARDS_DRAWN and e.seat == "A2"]
+    assert [len(e.cards) for e in drawn] == [2]
+
+
+def test_alliance_organize_only_in_unsympathetic_clearings() -> None:
+    state = alliance_position(
+        step="evening.operations",
+        pieces={
+            "autumn.glade": {A2: {"warrior": 1, "sympathy": 1}},
+            "autumn.hill": {A2: {"warrior": 1}},
+        },
+        officers={A2: 1},
+    )
+    assert [c.clearing for c in legal_of(state, CommandKind.ORGANIZE, A2)] == ["autumn.hill"]
+
+
+def test_alliance_battle_is_a_military_operation() -> None:
+    state = alliance_position(
+        step="evening.operations",
+        pieces={"autumn.glade": {A2: {"warrior": 2}, B1: {"warrior": 1}}},
+        officers={A2: 1},
+        rng_state=dice_seed(3, 0),
+    )
+    events = play(
+        state, first_legal(state, CommandKind.BATTLE, clearing="autumn.glade", target="B1")
+    )
+    assert kinds_of_seat(state, "autumn.glade", B1) == {}
+    assert _turn_passed_to(events, B2)  # the only operation is spent
+
+
+# ----- Guerrilla War ------------------------------------------------------------------------
+
+
+def test_alliance_guerrilla_war_defender_deals_high_die() -> None:
+    state = alliance_position(
+        turn=B1,
+        step="daylight.actions",
+        actions=1,
+        pieces={"autumn.glade": {A2: {"warrior": 3}, B1: {"warrior": 3}}},
+        rng_state=dice_seed(3, 1),
+    )
+    events = play(state, first_legal(state, CommandKind.BATTLE, clearing="autumn.glade"))
+    hits = next(e for e in events if e.kind is EventKind.HITS_SET)
+    assert hits.values[:2] == (1, 3)  # attacker deals the low die, the Alliance the high
+    assert kinds_of_seat(state, "autumn.glade", A2) == {"warrior": 2}
+    assert kinds_of_seat(state, "autumn.glade", B1) == {}
+
+
+def test_alliance_attacking_deals_the_high_die_as_usual() -> None:
+    state = alliance_position(
+        step="evening.operations",
+        pieces={"autumn.glade": {A2: {"warrior": 3}, B1: {"warrior": 3}}},
+        officers={A2: 1},
+        rng_state=dice_seed(3, 1),
+    )
+    events = play(state, first_legal(state, CommandKind.BATTLE, clearing="autumn.glade"))
+    hits = next(e for e in events if e.kind is EventKind.HITS_SET)
+    assert hits.values[:2] == (3, 1)
+
+
+# ----- Outrage Without Borders (R25) --------------------------------------------------------
+
+# (map, sympathetic clearing, adjacent clearing the rival moves from)
+OUTRAGE_PLACES = [
+    (AUTUMN, "autumn.hill", "autumn.creek"),
+    (WINTER, "winter.mound", "winter.trench"),
+]
+
+
+def _outrage_position(dest: str, origin: str, mover: Seat, hand: list[str]) -> State:
+    return alliance_position(
+        turn=mover,
+        step="daylight.actions",
+        actions=1,
+        pieces={dest: {A2: sym()}, origin: {mover: {"warrior": 2}}},
+        hands={mover: hand},
+    )
+
+
+@pytest.mark.parametrize(("map_name", "dest", "origin"), OUTRAGE_PLACES)
+def test_R25_outrage_only_rival_team_triggers(map_name: str, dest: str, origin: str) -> None:
+    suit = alliance_match().suits[dest]
+    state = _outrage_position(dest, origin, B1, [SUIT_CARD[suit], OTHER_CARD[suit]])
+    events = play(state, first_legal(state, CommandKind.MARCH, clearing=origin, to=dest, count=1))
+    assert _supporters(state, A2) == [SUIT_CARD[suit]]
+    assert state.seats[B1].hand == [OTHER_CARD[suit]]
+    added = _alliance_events(events, EventKind.SUPPORTERS_ADDED)
+    assert [(e.seat, e.target, e.text) for e in added] == [("A2", "B1", "outrage")]
+    assert event_for(state, added[0], A1).cards == ("hidden",)  # face down
+    assert event_for(state, added[0], B1).cards == (SUIT_CARD[suit],)  # the giver knows it
+    assert_conserved(state)
+
+
+@pytest.mark.parametrize(("map_name", "dest", "origin"), OUTRAGE_PLACES)
+def test_R25_own_team_never_triggers_outrage(map_name: str, dest: str, origin: str) -> None:
+    suit = alliance_match().suits[dest]
+    state = _outrage_position(dest, origin, A1, [SUIT_CARD[suit]])
+    events = play(state, first_legal(state, CommandKind.MARCH, clearing=origin, to=dest, count=1))
+    assert _supporters(state, A2) == []
+    assert state.seats[A1].hand == [SUIT_CARD[suit]]
+    assert not _alliance_events(events, EventKind.HAND_REVEALED)
+    assert not state.decisions
+
+
+def test_R25_outrage_without_matching_card_reveals_hand_and_alliance_draws() -> None:
+    dest, origin = "autumn.hill", "autumn.creek"  # fox
+    hand = ["bake_sale", "mouse_in_a_sack"]
+    state = _outrage_position(dest, origin, B1, hand)
+    stack_deck(state, "cobbler.1")
+    events = play(state, first_legal(state, CommandKind.MARCH, clearing=origin, to=dest, count=1))
+    assert _supporters(state, A2) == ["cobbler.1"]
+    assert sorted(state.seats[B1].hand) == sorted(hand)
+    reveal = _alliance_events(events, EventKind.HAND_REVEALED)
+    assert [(e.seat, e.target, e.cards) for e in reveal] == [("B1", "A2", tuple(sorted(hand)))]
+    assert state.known_hands[A2][B1] == tuple(sorted(hand))
+    # Only the Alliance (and the revealer) see the reveal; the Alliance's teammate does not.
+    assert event_for(state, reveal[0], A2).cards == tuple(sorted(hand))
+    for viewer in (A1, B2, None):
+        assert event_for(state, reveal[0], viewer).cards == ("hidden", "hidden")
+    assert view(state, A2)["known_hands"] == {"B1": sorted(hand)}
+    assert view(state, A1)["known_hands"] == {}
+    drawn = [e for e in events if e.kind is EventKind.SUPPORTERS_ADDED]
+    assert [(e.target, e.cards) for e in drawn] == [("", ("cobbler.1",))]
+    assert event_for(state, drawn[0], B1).cards == ("hidden",)
+    assert_conserved(state)
+
+
+def test_R25_outrage_card_choice_is_a_decision_of_the_mover() -> None:
+    dest, origin = "autumn.hill", "autumn.creek"  # fox
+    state = _outrage_position(dest, origin, B1, ["anvil", BIRD, "bake_sale"])
+    play(state, first_legal(state, CommandKind.MARCH, clearing=origin, to=dest, count=1))
+    assert [(d.seat, d.kind) for d in state.decisions] == [(B1, "outrage")]
+    options = legal_commands(state, B1)
+    assert {c.cards for c in options} == {("anvil",), (BIRD,)}  # birds count as matching
+    assert all(c.kind is CommandKind.OUTRAGE for c in options)
+    play(state, first_legal(state, CommandKind.OUTRAGE, cards=(BIRD,)))
+    assert _supporters(state, A2) == [BIRD]
+    assert sorted(state.seats[B1].hand) == ["anvil", "bake_sale"]
+    assert not state.decisions
+
+
+def test_R25_removing_sympathy_in_battle_asks_the_remover_even_off_turn() -> None:
+    glade = "autumn.glade"  # fox
+    state = alliance_position(
+        step="evening.operations",
+        pieces={glade: {A2: {"warrior": 1, "sympathy": 1}, B1: {"warrior": 3}}},
+        hands={B1: ["anvil", "foxfolk_steel"]},
+        officers={A2: 1},
+        rng_state=dice_seed(3, 2),
+    )
+    before = state.scores[Team.B]
+    play(state, first_legal(state, CommandKind.BATTLE, clearing=glade, target="B1"))
+    assert kinds_of_seat(state, glade, A2) == {}  # the warrior, then the sympathy token
+    assert state.scores[Team.B] - before == 1
+    assert state.turn_seat is A2
+    assert [(d.seat, d.kind) for d in state.decisions] == [(B1, "outrage")]
+    play(state, first_legal(state, CommandKind.OUTRAGE, cards=("foxfolk_steel",)))
+    assert _supporters(state, A2) == ["foxfolk_steel"]
+    assert state.battle is None
+    assert_conserved(state)
+
+
+# ----- a base removed -----------------------------------------------------------------------
+
+
+def _base_attack(extra_base: bool) -> State:
+    supporters = [
+        "anvil",  # fox: discarded with the fox base
+        BIRD,  # birds are discarded too
+        "a_visit_to_friends",
+        "bake_sale",
+        "smugglers_trail",
+        "mouse_in_a_sack",
+        "root_tea_mouse",
+        "investments",
+    ]
+    pieces = {"autumn.meadow": {A2: {"base_fox": 1}, B1: {"warrior": 3}}}
+    if extra_base:
+        pieces["autumn.creek"] = {A2: {"base_rabbit": 1}}
+    return alliance_position(
+        turn=B1,
+        step="daylight.actions",
+        actions=1,
+        pieces=pieces,
+        supporters={A2: supporters},
+        officers={A2: 3},
+        rng_state=dice_seed(3, 0),  # defenseless: 0 rolled + 1 hit, the base
+    )
+
+
+def test_alliance_base_removed_consequences() -> None:
+    state = _base_attack(extra_base=False)
+    play(state, first_legal(state, CommandKind.BATTLE, clearing="autumn.meadow", target="A2"))
+    assert kinds_of_seat(state, "autumn.meadow", A2) == {}
+    assert state.seats[A2].supply["base_fox"] == 1  # back on the faction board
+    assert "anvil" in state.discard and BIRD in state.discard
+    assert alliance_state(state, A2).officers == 1  # 3 officers: half rounded up (2) lost
+    assert state.seats[A2].supply["warrior"] == 10 - 1
+    # No base left and 6 supporters: the Alliance chooses one to discard down to 5.
+    assert [(d.seat, d.kind) for d in state.decisions] == [(A2, "supporters_limit")]
+    options = legal_commands(state, A2)
+    assert {c.cards[0] for c in options} == set(_supporters(state, A2))
+    play(state, first_legal(state, CommandKind.DISCARD, cards=("investments",)))
+    assert sorted(_supporters(state, A2)) == sorted(
+        ["a_visit_to_friends", "bake_sale", "smugglers_trail", "mouse_in_a_sack", "root_tea_mouse"]
+    )
+    assert not state.decisions and state.battle is None
+    assert_conserved(state)
+
+
+def test_alliance_base_removed_with_another_base_left_keeps_every_other_supporter() -> None:
+    state = _base_attack(extra_base=True)
+    play(state, first_legal(state, CommandKind.BATTLE, clearing="autumn.meadow", target="A2"))
+    assert len(_supporters(state, A2)) == 6
+    assert not state.decisions
+
+
+# ----- faction state ------------------------------------------------------------------------
+
+
+def test_alliance_state_clone_is_deep_and_hash_covers_it() -> None:
+    state = alliance_match()
+    copy = state.clone()
+    alliance_state(copy, A2).supporters.append("x")
+    alliance_state(copy, A2).officers += 1
+    assert alliance_state(state, A2).officers == 0
+    assert "x" not in alliance_state(state, A2).supporters
+    assert state_hash(copy) != state_hash(state)
+    assert isinstance(state.seats[A2].extra, AllianceState)
+
+
+def test_alliance_sympathy_is_per_alliance() -> None:
+    # A clearing with only the rival Alliance's token is unsympathetic to this one.
+    state = alliance_position(pieces={"autumn.hill": {B2: sym()}}, supporters={A2: ["anvil"]})
+    assert "autumn.hill" in {c.clearing for c in legal_of(state, CommandKind.SPREAD_SYMPATHY, A2)}
