@@ -17,8 +17,18 @@ from .board import board
 from .cards import one_per_type, payable
 from .ctx import Ctx
 from .errors import IllegalCommand
-from .model import TURN_ORDER, Command, CommandKind, EventKind, Faction, Seat, Suit, other_team
-from .pieces import ROOST, WARRIOR, count, ruler, rules, warriors
+from .model import (
+    TURN_ORDER,
+    Command,
+    CommandKind,
+    EventKind,
+    Faction,
+    Seat,
+    Suit,
+    Team,
+    other_team,
+)
+from .pieces import ROOST, WARRIOR, count, ruler, rulers, rules, warriors
 from .state import Decision, State
 from .sympathy import after_warriors_moved
 
@@ -38,8 +48,12 @@ def fee_options(state: State, seat: Seat, dest: str) -> list[str]:
     return payable(state.seats[seat].hand, suit_of(state, dest))
 
 
-def may_move(state: State, seat: Seat, origin: str, dest: str) -> bool:
-    return rules(state, origin, seat) or rules(state, dest, seat)
+def may_move(
+    state: State, seat: Seat, origin: str, dest: str, rule_map: dict[str, Team | None] | None = None
+) -> bool:
+    if rule_map is None:
+        return rules(state, origin, seat) or rules(state, dest, seat)
+    return rule_map[origin] is seat.team or rule_map[dest] is seat.team
 
 
 def move_commands(
@@ -48,6 +62,7 @@ def move_commands(
     """Every legal single move for ``seat``: origin, destination, count and fee card."""
     b = board()
     eyrie = team_eyrie(state, seat)
+    rule_map = rulers(state)
     out: list[Command] = []
     for origin in origins if origins is not None else b.order:
         n = warriors(state, origin, seat)
@@ -56,7 +71,7 @@ def move_commands(
         roost_here = eyrie is not None and count(state, origin, eyrie, ROOST) > 0
         for dest in b.adjacent[origin]:
             bridge = b.is_bridge(origin, dest)
-            ruled = may_move(state, seat, origin, dest)
+            ruled = may_move(state, seat, origin, dest, rule_map)
             if ruled:
                 fees: list[str] | None = None
                 if bridge:

@@ -68,32 +68,43 @@ def team_strength(state: State, clearing: str, team: Team) -> int:
 def ruler(state: State, clearing: str) -> Team | None:
     """R13: the team whose warriors + buildings sum higher rules; on a tie, a team with an
     Eyrie piece there rules (Lords of the Forest), otherwise nobody."""
-    a = team_strength(state, clearing, Team.A)
-    b = team_strength(state, clearing, Team.B)
+    return _ruler_of(state, state.pieces[clearing])
+
+
+def rulers(state: State) -> dict[str, Team | None]:
+    """The ruler of every clearing at once.
+
+    Legal-command enumeration asks "who rules here?" hundreds of times per command; one
+    pass per enumeration is far cheaper than recounting each clearing on every question.
+    """
+    return {clearing: _ruler_of(state, per_seat) for clearing, per_seat in state.pieces.items()}
+
+
+def _ruler_of(state: State, per_seat: dict[Seat, dict[str, int]]) -> Team | None:
+    a = b = 0
+    eyrie_a = eyrie_b = False
+    for seat, kinds in per_seat.items():
+        n = 0
+        for kind, k in kinds.items():
+            if k and (kind == WARRIOR or kind in BUILDINGS):
+                n += k
+        if not n:
+            continue
+        # An Eyrie's only counted pieces are warriors and roosts: n > 0 means a piece there.
+        eyrie = state.lineup[seat].faction is Faction.EYRIE
+        if seat.team is Team.A:
+            a += n
+            eyrie_a = eyrie_a or eyrie
+        else:
+            b += n
+            eyrie_b = eyrie_b or eyrie
     if a > b:
         return Team.A
     if b > a:
         return Team.B
-    if a == 0:
+    if a == 0 or eyrie_a == eyrie_b:
         return None
-    eyrie_a = _has_eyrie_piece(state, clearing, Team.A)
-    eyrie_b = _has_eyrie_piece(state, clearing, Team.B)
-    if eyrie_a and not eyrie_b:
-        return Team.A
-    if eyrie_b and not eyrie_a:
-        return Team.B
-    return None
-
-
-def _has_eyrie_piece(state: State, clearing: str, team: Team) -> bool:
-    for seat, kinds in state.pieces[clearing].items():
-        if (
-            seat.team is team
-            and state.lineup[seat].faction is Faction.EYRIE
-            and (kinds.get(WARRIOR, 0) or kinds.get(ROOST, 0))
-        ):
-            return True
-    return False
+    return Team.A if eyrie_a else Team.B
 
 
 def rules(state: State, clearing: str, seat: Seat) -> bool:

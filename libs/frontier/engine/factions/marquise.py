@@ -31,6 +31,7 @@ from ..pieces import (
     count,
     keep_clearing,
     open_slots,
+    rulers,
     rules,
 )
 from ..state import SeatSpec, State
@@ -159,22 +160,48 @@ def reachable_wood(state: State, seat: Seat, clearing: str) -> list[str]:
     return out
 
 
+def wood_by_clearing(state: State, seat: Seat) -> dict[str, int]:
+    """For each ruled clearing, the wood in its connected group of ruled clearings.
+
+    One pass over the board per enumeration (rather than a search from every candidate
+    clearing): the wood a building can use is exactly its group's wood.
+    """
+    b = board()
+    rule_map = rulers(state)
+    team = seat.team
+    total: dict[str, int] = {}
+    for start in b.order:
+        if start in total or rule_map[start] is not team:
+            continue
+        group = [start]
+        seen = {start}
+        for c in group:  # grows while iterating: a breadth-first walk
+            for nxt in b.adjacent[c]:
+                if nxt not in seen and rule_map[nxt] is team and not b.is_bridge(c, nxt):
+                    seen.add(nxt)
+                    group.append(nxt)
+        wood = sum(count(state, c, seat, WOOD) for c in group)
+        for c in group:
+            total[c] = wood
+    return total
+
+
 def build_commands(state: State, seat: Seat) -> list[Command]:
     out: list[Command] = []
+    wood = wood_by_clearing(state, seat)
+    costs = [
+        (building, BUILD_COST[n])
+        for building in MARQUISE_BUILDINGS
+        if (n := placed(state, seat, building)) < TRACK_SIZE
+    ]
     for c in board().order:
-        if not rules(state, c, seat) or open_slots(state, c) <= 0:
+        if c not in wood or open_slots(state, c) <= 0 or blocked_by_keep(state, c, seat):
             continue
-        if blocked_by_keep(state, c, seat):
-            continue
-        wood = None
-        for building in MARQUISE_BUILDINGS:
-            n = placed(state, seat, building)
-            if n >= TRACK_SIZE:
-                continue
-            if wood is None:
-                wood = len(reachable_wood(state, seat, c))
-            if wood >= BUILD_COST[n]:
-                out.append(Command(CommandKind.BUILD, seat, clearing=c, piece=building))
+        out.extend(
+            Command(CommandKind.BUILD, seat, clearing=c, piece=building)
+            for building, cost in costs
+            if wood[c] >= cost
+        )
     return out
 
 
