@@ -10,6 +10,7 @@ from . import rng
 from .board import MAPS, WINTER, board, raw_data
 from .cards import deck_ids
 from .config import MatchConfig
+from .ctx import Ctx
 from .factions import rules_for
 from .model import Faction, Item, Seat, Suit, Team
 from .state import SeatState, State
@@ -67,7 +68,7 @@ def initial_state(config: MatchConfig) -> State:
             extra=rules_for(spec.faction).new_state(spec),
         )
 
-    return State(
+    state = State(
         lineup=lineup,
         options=config.options(),
         order=order,
@@ -85,3 +86,24 @@ def initial_state(config: MatchConfig) -> State:
         quests=face_up,
         quest_deck=quest_deck,
     )
+    _enter_first_step(state)
+    return state
+
+
+def _enter_first_step(state: State) -> None:
+    """Run the automatic work of the very first setup step (e.g. the Alliance's supporters),
+    then move on to the first real choice.
+
+    Every later step is entered by a command; the first one is not, so its work is part of
+    constructing the initial state, like dealing the starting hands.  Its events are folded
+    in here and are not part of the match's event stream (the version stays 0).
+    """
+    from .turn import advance  # the turn machinery needs the factions, set up below it
+
+    seat = state.order[0]
+    hook = rules_for(state.lineup[seat].faction).enter.get(state.step)
+    if hook is not None:
+        ctx = Ctx(state)
+        hook(ctx, seat)
+        advance(ctx)  # a step with nothing to choose must not wait for a command
+        state.version = 0
