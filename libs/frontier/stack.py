@@ -184,18 +184,21 @@ class Stack:
         self.wait_serving(name, timeout)
 
     def stop(self, grace: float = 10.0) -> None:
-        order = ["orchestrator", *DOMAINS, "nats"]
-        for name in order:
-            proc = self.procs.get(name)
-            if proc is not None and proc.poll() is None:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGTERM)
-            if name == "orchestrator" and proc is not None:
-                _wait(proc, grace)
-        for name in order:
-            proc = self.procs.pop(name, None)
-            if proc is not None:
-                _wait(proc, grace)
+        """SIGTERM in three waves: the orchestrator, then the domain services together,
+        then nats-server.  NATS goes last because a service drains its NATS connection on
+        the way out; with the server already gone it would hang until SIGKILL."""
+        known = {"orchestrator", "nats", *DOMAINS}
+        others = [name for name in self.procs if name not in known]
+        for wave in (["orchestrator"], [*DOMAINS, *others], ["nats"]):
+            for name in wave:
+                proc = self.procs.get(name)
+                if proc is not None and proc.poll() is None:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.killpg(proc.pid, signal.SIGTERM)
+            for name in wave:
+                proc = self.procs.pop(name, None)
+                if proc is not None:
+                    _wait(proc, grace)
 
     def alive(self) -> dict[str, bool]:
         return {name: proc.poll() is None for name, proc in self.procs.items()}

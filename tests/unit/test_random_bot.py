@@ -60,5 +60,5 @@ def test_registry() -> None:
     assert "random" in bot_names()
     assert isinstance(make_bot("random", 1), RandomBot)
     assert set(BOTS) == set(bot_names())
-    with pytest.raises(UnknownBot, match="known bots: random"):
+    with pytest.raises(UnknownBot, match="known bots: greedy, greedy-view, random"):
         make_bot("nope", 0)

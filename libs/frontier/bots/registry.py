@@ -8,12 +8,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .base import Bot
+from .greedy import GreedyBot, GreedyViewBot
 from .random_bot import RandomBot
 
 BotFactory = Callable[[int], Bot]
 
 BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
+    "greedy": GreedyBot,  # one-command lookahead with the pure engine
+    "greedy-view": GreedyViewBot,  # the remote greedy bot's policy, on the seat's view only
 }
 
 

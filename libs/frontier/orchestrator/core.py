@@ -11,40 +11,67 @@ For each accepted command, in this order, under the match's lock:
      after the publish is acknowledged does the copy become the match's state.
 Nothing is changed unless every step succeeds, so a failure anywhere leaves the match as it
 was and the client can retry with the same command id.
+
+Every command takes this one path, whoever chose it: a MatchService client, a bot's Play
+stream (:mod:`.bot_service`), or the match's *referee* task, which answers on a seat's behalf
+when its deadline passes (the default command and a strike), when one of its standing
+answers covers the open decision, or once the built-in bot has taken the seat over.  The
+batch's ``DecisionRecord`` says which, with the seat's clock and strikes after it
+(:mod:`.referee`), so timeouts and takeovers are committed, replayed and recovered like any
+other command.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import logging
 import secrets
+import time
 import uuid
-from collections.abc import AsyncIterator, Coroutine
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Coroutine, Mapping
+from dataclasses import dataclass, field, fields
+from enum import Enum
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 import grpc
 
+from frontier.bots import default_command, make_bot
+from frontier.bots.standing import StandingPolicy, choose
 from frontier.engine import Seat, initial_state, legal_commands, make_config, to_act
 from frontier.engine.config import MatchConfig
 from frontier.engine.decide import check
 from frontier.engine.domains import owner
 from frontier.engine.evolve import fold
-from frontier.engine.model import Command, Event
+from frontier.engine.model import Command, Event, EventKind
 from frontier.engine.state import State
 from frontier.engine.view import event_for
 from frontier.runtime.bus import Bus, WriterConflict, turn_subject
 from frontier.runtime.errors import ServiceError, not_found
-from frontier.runtime.matches import LoadedMatch, load_match, token_hash
-from frontier.runtime.snapshot import Snapshot, encode
+from frontier.runtime.matches import LoadedMatch, load_match, note_record, token_hash
+from frontier.runtime.snapshot import SeatClock, Snapshot, encode
 from frontier.runtime.telemetry import tracer
 from frontier.v1 import domain_pb2, events_pb2, types_pb2
-from frontier.wire.convert import command_to_proto, enum_to_proto, event_to_proto
+from frontier.wire.convert import (
+    command_from_proto,
+    command_to_proto,
+    enum_from_proto,
+    enum_to_proto,
+    event_from_proto,
+    event_to_proto,
+)
 
+from . import referee
 from .clients import DomainClients
+from .referee import AnsweredBy, ClockConfig
 
 log = logging.getLogger("frontier.orchestrator")
+
+
+def unix_ms() -> int:
+    return int(time.time() * 1000)
 
 
 @dataclass(slots=True)
@@ -62,6 +89,48 @@ class HostedMatch:
     changed: asyncio.Condition = field(default_factory=asyncio.Condition)
     since_snapshot: int = 0
     last_batch: list[events_pb2.EventEnvelope] = field(default_factory=list)
+    clock: ClockConfig = field(default_factory=ClockConfig)
+    clocks: dict[Seat, SeatClock] = field(default_factory=dict)  # seats that answered once
+    standing: dict[Seat, dict[str, StandingPolicy]] = field(default_factory=dict)
+    # first seq of each batch in ``history`` -> (acting seat, its decision record)
+    records: dict[int, tuple[Seat, events_pb2.DecisionRecord]] = field(default_factory=dict)
+    opened_at: float = field(default_factory=time.monotonic)  # when the open decision opened
+    opened_unix_ms: int = field(default_factory=unix_ms)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)  # the referee's alarm
+    sessions: dict[Seat, SessionListener] = field(default_factory=dict)  # bot streams
+    referee: asyncio.Task[None] | None = None
+
+    def clock_of(self, seat: Seat) -> SeatClock:
+        return self.clocks.get(seat) or self.clock.fresh()
+
+    def deadline_unix_ms(self, seat: Seat) -> int:
+        """When the open decision of ``seat`` times out (0: no clock)."""
+        if not self.clock.enabled:
+            return 0
+        return self.opened_unix_ms + self.clock.allowance_ms(self.clock_of(seat))
+
+
+class SessionListener(Protocol):
+    """A bot stream attached to one seat: told about every commit so it can send the next
+    decision request (and a Strike when its seat timed out)."""
+
+    def on_commit(self, seat: Seat, command: Command, record: events_pb2.DecisionRecord) -> None:
+        """Called by the single writer right after a batch is committed."""
+        ...
+
+    def poke(self) -> None:
+        """Something else changed (standing answers): look at the open decision again."""
+        ...
+
+    def close(self, code: grpc.StatusCode, reason: str) -> None:
+        """End the stream with ``code`` (a newer stream replaced it, the server drains)."""
+        ...
+
+
+# How long the referee waits before retrying an automatic answer that failed (a domain
+# service down, NATS unreachable): it doubles up to the maximum, and resets on success.
+RETRY_FIRST_S = 0.1
+RETRY_MAX_S = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,11 +148,18 @@ class Orchestrator:
         self.matches: dict[str, HostedMatch] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._background: set[asyncio.Task[None]] = set()
+        self.draining = False
 
     # ----- matches ---------------------------------------------------------------------------
     async def create_match(
-        self, seed: int, lineup: str, team_hands_visible: bool, max_rounds: int
+        self,
+        seed: int,
+        lineup: str,
+        team_hands_visible: bool,
+        max_rounds: int,
+        clock: ClockConfig | None = None,
     ) -> tuple[str, dict[Seat, str]]:
+        clock = clock or ClockConfig()
         values: dict[str, object] = {
             "seed": seed or secrets.randbelow(2**62) + 1,
             "team_hands_visible": team_hands_visible,
@@ -98,16 +174,20 @@ class Orchestrator:
         record = {
             "config": config.model_dump(),
             "tokens": {token_hash(t): seat.value for seat, t in tokens.items()},
+            "clock": clock.as_record(),
         }
         await self.bus.put_match(match_id, record)
-        self.matches[match_id] = HostedMatch(
+        hosted = HostedMatch(
             match_id=match_id,
             config=config,
             state=state,
             stream_seq=0,
             seat_by_token_hash={token_hash(t): s.value for s, t in tokens.items()},
             command_ids={},
+            clock=clock,
         )
+        self.matches[match_id] = hosted
+        self._ensure_referee(hosted)
         await self.bus.lobby({"event": "created", "match_id": match_id, "lineup": config.lineup})
         return match_id, tokens
 
@@ -123,8 +203,31 @@ class Orchestrator:
                 if loaded is None:
                     raise not_found(match_id)
                 hosted = _host(match_id, loaded)
+                for seat in hosted.state.order:
+                    stored = await self.bus.get_standing(match_id, seat.value)
+                    if stored:
+                        hosted.standing[seat] = _policies(stored)
                 self.matches[match_id] = hosted
+                self._ensure_referee(hosted)
         return hosted
+
+    async def resume(self) -> None:
+        """After a (re)start: load every match with a clock or standing answers, so its
+        deadlines and automatic answers go on without waiting for a client to touch it
+        (a finished match is loaded, seen to be over, and left alone)."""
+        with_standing = set(await self.bus.standing_match_ids())
+        for match_id in await self.bus.match_ids():
+            if match_id in self.matches or self.draining:
+                continue
+            try:
+                if match_id not in with_standing:
+                    record = await self.bus.get_match(match_id)
+                    clock = record.get("clock") if record else None
+                    if not isinstance(clock, dict) or not ClockConfig.from_record(clock).enabled:
+                        continue
+                await self.get(match_id)
+            except Exception:
+                log.warning("could not resume match %s", match_id, exc_info=True)
 
     async def all_matches(self) -> list[HostedMatch]:
         ids = set(await self.bus.match_ids()) | set(self.matches)
@@ -188,50 +291,233 @@ class Orchestrator:
                     f"stale version: you expected {expected_version}, the match is at "
                     f"{state.version}",
                 )
+            self._check_not_taken_over(hosted, seat)
             cmd = self.resolve(hosted, seat, command, legal_id)
-            check(state, cmd)
-            events = await self._decide(hosted, cmd)
-            new_state = state.clone()
-            fold(new_state, events)
-            first = state.version + 1
-            numbered = list(enumerate(events, start=first))
-            batch = events_pb2.EventBatch(
-                match_id=match_id,
-                envelopes=[
-                    events_pb2.EventEnvelope(
-                        match_id=match_id, seq=s, state_version=s, event=event_to_proto(e)
-                    )
-                    for s, e in numbered
-                ],
-                command_id=command_id,
-                seat=types_pb2.Seat.ValueType(enum_to_proto(seat)),
-                command=command_to_proto(cmd),
+            numbered = await self._commit(hosted, seat, cmd, command_id, referee.SEAT)
+        return Accepted(numbered, to_act(hosted.state), hosted.state.winner)
+
+    def _check_not_taken_over(self, hosted: HostedMatch, seat: Seat) -> None:
+        if hosted.clock_of(seat).taken_over:
+            raise ServiceError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"seat {seat.value} missed {hosted.clock.strike_limit} deadlines and is played "
+                "by the built-in bot for the rest of the match",
             )
-            with tracer().start_as_current_span("nats.publish events"):
-                try:
-                    stream_seq = await self.bus.publish_batch(batch, hosted.stream_seq)
-                except WriterConflict:
-                    self.matches.pop(match_id, None)
-                    raise ServiceError(
-                        grpc.StatusCode.ABORTED,
-                        "another orchestrator wrote to this match; retry the command",
-                    ) from None
-            hosted.state = new_state
-            hosted.stream_seq = stream_seq
-            hosted.last_batch = list(batch.envelopes)
-            for s, e in numbered:
-                hosted.history[s] = e
-            if command_id:
-                hosted.command_ids[command_id] = (first, new_state.version)
-            hosted.since_snapshot += 1
-            if hosted.since_snapshot >= self.snapshot_every or new_state.over:
-                hosted.since_snapshot = 0
-                self._spawn(self._snapshot(hosted))
-            async with hosted.changed:
-                hosted.changed.notify_all()
-        actor = to_act(new_state)
-        self._spawn(self._announce_turn(hosted, actor))
-        return Accepted(numbered, actor, new_state.winner)
+
+    async def _commit(
+        self, hosted: HostedMatch, seat: Seat, cmd: Command, command_id: str, by: AnsweredBy
+    ) -> list[tuple[int, Event]]:
+        """Steps 1-5 of the module docstring for one resolved command; the caller holds the
+        match's lock and has checked the version and the seat."""
+        state = hosted.state
+        check(state, cmd)
+        events = await self._decide(hosted, cmd)
+        new_state = state.clone()
+        fold(new_state, events)
+        elapsed_ms = int((time.monotonic() - hosted.opened_at) * 1000)
+        record, clock_after = referee.settle(
+            hosted.clock, hosted.clock_of(seat), str(state.version), by, elapsed_ms
+        )
+        first = state.version + 1
+        numbered = list(enumerate(events, start=first))
+        batch = events_pb2.EventBatch(
+            match_id=hosted.match_id,
+            envelopes=[
+                events_pb2.EventEnvelope(
+                    match_id=hosted.match_id, seq=s, state_version=s, event=event_to_proto(e)
+                )
+                for s, e in numbered
+            ],
+            command_id=command_id,
+            seat=types_pb2.Seat.ValueType(enum_to_proto(seat)),
+            command=command_to_proto(cmd),
+            decision=record,
+        )
+        with tracer().start_as_current_span("nats.publish events"):
+            try:
+                stream_seq = await self.bus.publish_batch(batch, hosted.stream_seq)
+            except WriterConflict:
+                self._drop(hosted)
+                raise ServiceError(
+                    grpc.StatusCode.ABORTED,
+                    "another orchestrator wrote to this match; retry the command",
+                ) from None
+        hosted.state = new_state
+        hosted.stream_seq = stream_seq
+        hosted.last_batch = list(batch.envelopes)
+        for s, e in numbered:
+            hosted.history[s] = e
+        hosted.records[first] = (seat, record)
+        hosted.clocks[seat] = clock_after
+        if command_id:
+            hosted.command_ids[command_id] = (first, new_state.version)
+        hosted.since_snapshot += 1
+        if hosted.since_snapshot >= self.snapshot_every or new_state.over:
+            hosted.since_snapshot = 0
+            self._spawn(self._snapshot(hosted))
+        hosted.opened_at = time.monotonic()
+        hosted.opened_unix_ms = unix_ms()
+        async with hosted.changed:
+            hosted.changed.notify_all()
+        hosted.wake.set()
+        for session in list(hosted.sessions.values()):
+            session.on_commit(seat, cmd, record)
+        self._spawn(self._announce_turn(hosted, to_act(new_state)))
+        return numbered
+
+    def _drop(self, hosted: HostedMatch) -> None:
+        """Forget a match another orchestrator now writes (it is reloaded on next use)."""
+        if self.matches.get(hosted.match_id) is hosted:
+            self.matches.pop(hosted.match_id, None)
+        if hosted.referee is not None and hosted.referee is not asyncio.current_task():
+            hosted.referee.cancel()
+
+    # ----- bots, standing answers and the referee --------------------------------------------
+    def automatic(self, hosted: HostedMatch, seat: Seat) -> AnsweredBy | None:
+        """Who answers ``seat``'s open decision without waiting for its client, if anyone."""
+        if hosted.clock_of(seat).taken_over:
+            return referee.BUILT_IN_BOT
+        state = hosted.state
+        pending = state.decisions[0] if state.decisions else None
+        if (
+            pending is not None
+            and pending.seat is seat
+            and pending.kind in hosted.standing.get(seat, {})
+        ):
+            return referee.STANDING_ANSWER
+        return None
+
+    def open_decision(self, hosted: HostedMatch, seat: Seat) -> str | None:
+        """The id of the decision the match waits on ``seat`` for, unless it is answered
+        automatically (the referee is about to answer it)."""
+        if to_act(hosted.state) is not seat or self.automatic(hosted, seat) is not None:
+            return None
+        return str(hosted.state.version)
+
+    async def answer(self, hosted: HostedMatch, seat: Seat, decision_id: str, legal_id: str) -> str:
+        """A bot's answer; returns "" when accepted, else why not (the decision stays open)."""
+        if hosted.clock_of(seat).taken_over:
+            return "the built-in bot plays this seat now (too many missed deadlines)"
+        shown = decision_id[:40]
+        if not decision_id.isdigit() or decision_id != str(hosted.state.version):
+            return f"no open decision {shown!r} for seat {seat.value}"
+        if to_act(hosted.state) is not seat:
+            return f"decision {shown!r} is not waiting for seat {seat.value}"
+        version = int(decision_id)
+        async with hosted.lock:
+            if hosted.state.version != version or to_act(hosted.state) is not seat:
+                return f"decision {shown!r} is closed"
+            if self.automatic(hosted, seat) is not None:
+                return f"decision {shown!r} is answered by the server"
+            try:
+                cmd = self.resolve(hosted, seat, None, legal_id)
+            except ServiceError as exc:
+                return exc.message
+            await self._commit(hosted, seat, cmd, f"bot:{seat.value}:{decision_id}", referee.SEAT)
+        return ""
+
+    async def set_standing(
+        self, match_id: str, token: str, answers: Mapping[str, StandingPolicy]
+    ) -> dict[str, StandingPolicy]:
+        hosted = await self.get(match_id)
+        seat = self.seat_for(hosted, token)
+        stored = dict(sorted(answers.items()))
+        await self.bus.put_standing(match_id, seat.value, {k: v.value for k, v in stored.items()})
+        if stored:
+            hosted.standing[seat] = stored
+        else:
+            hosted.standing.pop(seat, None)
+        self._ensure_referee(hosted)
+        hosted.wake.set()
+        for session in list(hosted.sessions.values()):
+            session.poke()
+        return stored
+
+    async def get_standing(self, match_id: str, token: str) -> dict[str, StandingPolicy]:
+        hosted = await self.get(match_id)
+        return dict(hosted.standing.get(self.seat_for(hosted, token), {}))
+
+    def _ensure_referee(self, hosted: HostedMatch) -> None:
+        """Start the match's referee task if it has anything to do."""
+        if hosted.referee is not None and not hosted.referee.done():
+            return
+        if hosted.state.over or self.draining:
+            return
+        needed = (
+            hosted.clock.enabled
+            or any(hosted.standing.values())
+            or any(c.taken_over for c in hosted.clocks.values())
+        )
+        if needed:
+            hosted.referee = asyncio.ensure_future(self._referee(hosted))
+
+    async def _referee(self, hosted: HostedMatch) -> None:
+        """Answers on seats' behalf: standing answers and the built-in bot at once, the
+        default command when a deadline passes.  Each answer is an ordinary commit."""
+        retry = RETRY_FIRST_S
+        while not hosted.state.over and self.matches.get(hosted.match_id) is hosted:
+            hosted.wake.clear()
+            state = hosted.state
+            seat = to_act(state)
+            if seat is None:
+                return
+            by = self.automatic(hosted, seat)
+            if by is None and hosted.clock.enabled:
+                allowance = hosted.clock.allowance_ms(hosted.clock_of(seat)) / 1000
+                left = hosted.opened_at + allowance - time.monotonic()
+                if left <= 0:
+                    by = referee.TIMEOUT
+                else:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(hosted.wake.wait(), left)
+                    continue
+            if by is None:
+                await hosted.wake.wait()
+                continue
+            try:
+                await self._answer_for(hosted, state.version, seat, by)
+                retry = RETRY_FIRST_S
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if self.matches.get(hosted.match_id) is not hosted:
+                    return
+                log.warning(
+                    "match %s: automatic answer for %s failed (%s); retrying in %.1fs",
+                    hosted.match_id,
+                    seat.value,
+                    exc,
+                    retry,
+                )
+                await asyncio.sleep(retry)
+                retry = min(retry * 2, RETRY_MAX_S)
+
+    async def _answer_for(
+        self, hosted: HostedMatch, version: int, seat: Seat, by: AnsweredBy
+    ) -> None:
+        async with hosted.lock:
+            state = hosted.state
+            if state.version != version or to_act(state) is not seat:
+                return  # answered meanwhile
+            if by != referee.TIMEOUT and self.automatic(hosted, seat) != by:
+                return  # the standing answers changed meanwhile: look again
+            legal = legal_commands(state, seat)
+            if by == referee.TIMEOUT:
+                cmd = default_command(legal)
+            elif by == referee.STANDING_ANSWER:
+                policy = hosted.standing[seat][state.decisions[0].kind]
+                cmd = choose(policy, legal)
+            else:
+                # a fresh bot per decision, seeded by match, seat and version: a retried
+                # answer is the same command, and nothing depends on bot state in memory
+                seed = int(hosted.match_id[:15], 16) + 7919 * version + list(Seat).index(seat)
+                cmd = make_bot(hosted.clock.takeover_bot, seed).choose(state, seat, legal)
+            kind = {
+                referee.TIMEOUT: "timeout",
+                referee.STANDING_ANSWER: "standing",
+                referee.BUILT_IN_BOT: "bot",
+            }[by]
+            await self._commit(hosted, seat, cmd, f"{kind}:{seat.value}:{version}", by)
 
     async def _decide(self, hosted: HostedMatch, cmd: Command) -> list[Event]:
         state = hosted.state
@@ -244,6 +530,11 @@ class Orchestrator:
         events = await self.clients.decide(owner(state, cmd), ctx, cmd)
         ctx.pending_events.extend(event_to_proto(e) for e in events)
         advanced = await self.clients.advance(ctx)
+        if not any(e.kind is EventKind.ROUND_LIMIT_REACHED for e in advanced):
+            # Scoring's verdict only ever follows the round limit (the 90-point win is
+            # checked as points are scored, inside whichever domain scores them), so the
+            # scoring hop is skipped on every other command: one round trip less.
+            return [*events, *advanced]
         ctx.pending_events.extend(event_to_proto(e) for e in advanced)
         finished = await self.clients.evaluate(ctx)
         return [*events, *advanced, *finished]
@@ -254,14 +545,25 @@ class Orchestrator:
         task.add_done_callback(self._background.discard)
 
     async def _snapshot(self, hosted: HostedMatch) -> None:
-        snap = Snapshot(hosted.state, hosted.stream_seq, dict(hosted.command_ids))
+        snap = Snapshot(
+            hosted.state,
+            hosted.stream_seq,
+            dict(hosted.command_ids),
+            {seat.value: clock for seat, clock in hosted.clocks.items()},
+        )
         try:
             await self.bus.put_snapshot(hosted.match_id, encode(snap))
         except Exception:  # a snapshot is an optimisation; the stream is the truth
             log.warning("snapshot of %s failed", hosted.match_id, exc_info=True)
 
     async def _announce_turn(self, hosted: HostedMatch, actor: Seat | None) -> None:
-        notice = f'{{"version": {hosted.state.version}, "to_act": "{actor or ""}"}}'
+        notice = json.dumps(
+            {
+                "version": hosted.state.version,
+                "to_act": actor.value if actor else "",
+                "deadline_unix_ms": hosted.deadline_unix_ms(actor) if actor else 0,
+            }
+        )
         try:
             await self.bus.nc.publish(turn_subject(hosted.match_id), notice.encode())
         except Exception:
@@ -276,20 +578,24 @@ class Orchestrator:
         return [(s, hosted.history[s]) for s in range(first, last + 1)]
 
     async def _load_history(self, hosted: HostedMatch) -> None:
-        from frontier.wire.convert import event_from_proto
-
         async for stored in self.bus.iter_batches(hosted.match_id, 0):
             older = [e for e in stored.batch.envelopes if e.seq < hosted.history_start]
             for env in older:
                 hosted.history[env.seq] = event_from_proto(env.event)
+            if older and older[0].seq == stored.batch.envelopes[0].seq:
+                noted = note_record({}, stored.batch)
+                if noted is not None:
+                    hosted.records[older[0].seq] = (Seat(noted[0]), noted[1])
             if len(older) < len(stored.batch.envelopes):
                 break
         hosted.history_start = 1
 
     async def watch(
         self, match_id: str, token: str, from_version: int
-    ) -> AsyncIterator[tuple[int, Event]]:
-        """Events with seq > from_version as the caller may see them, then live ones."""
+    ) -> AsyncIterator[tuple[int, Event, events_pb2.DecisionRecord | None]]:
+        """Events with seq > from_version as the caller may see them, then live ones; the
+        first event of each batch comes with the batch's decision record (as the caller may
+        see it)."""
         hosted = await self.get(match_id)
         viewer = self.viewer_for(hosted, token)
         sent = max(from_version, 0)
@@ -299,19 +605,118 @@ class Orchestrator:
             version = hosted.state.version
             while sent < version:
                 sent += 1
-                yield sent, event_for(hosted.state, hosted.history[sent], viewer)
+                noted = hosted.records.get(sent)
+                record = (
+                    referee.record_for(noted[1], noted[0].value, viewer.value if viewer else None)
+                    if noted is not None
+                    else None
+                )
+                yield sent, event_for(hosted.state, hosted.history[sent], viewer), record
             if hosted.state.over:
                 return
+            if self.draining:
+                raise ServiceError(
+                    grpc.StatusCode.UNAVAILABLE,
+                    f"the server is shutting down; watch again from version {sent}",
+                )
             async with hosted.changed:
-                await hosted.changed.wait_for(partial(_newer_than, hosted, sent))
+                await hosted.changed.wait_for(partial(self._newer_than, hosted, sent))
+
+    async def export_replay(self, match_id: str, token: str) -> str:
+        """The match's history as the caller may see it (see ExportReplayResponse)."""
+        hosted = await self.get(match_id)
+        viewer = self.viewer_for(hosted, token)
+        state = hosted.state
+        batches: list[dict[str, object]] = []
+        async for stored in self.bus.iter_batches(match_id, 0):
+            batch = stored.batch
+            if not batch.envelopes:
+                continue
+            seat = enum_from_proto(Seat, batch.seat)
+            cmd = command_from_proto(batch.command)
+            entry: dict[str, object] = {
+                "seat": seat.value,
+                "first_seq": batch.envelopes[0].seq,
+                "command": _record_json(cmd) if seat is viewer else {"kind": cmd.kind.value},
+                "events": [
+                    _record_json(event_for(state, event_from_proto(env.event), viewer))
+                    for env in batch.envelopes
+                ],
+            }
+            if batch.HasField("decision"):
+                shown = referee.record_for(
+                    batch.decision, seat.value, viewer.value if viewer else None
+                )
+                entry["answered_by"] = events_pb2.AnsweredBy.Name(shown.answered_by)
+                entry["strikes"] = shown.strikes
+                entry["taken_over"] = shown.taken_over
+            batches.append(entry)
+        config = hosted.config
+        return json.dumps(
+            {
+                "format": SEAT_REPLAY_FORMAT,
+                "match_id": match_id,
+                "viewer": viewer.value if viewer else "spectator",
+                "config": {
+                    "lineup": config.lineup,
+                    "team_hands_visible": config.team_hands_visible,
+                    "max_rounds": config.max_rounds,
+                },
+                "winner": state.winner,
+                "version": state.version,
+                "batches": batches,
+            },
+            sort_keys=True,
+        )
+
+    def _newer_than(self, hosted: HostedMatch, version: int) -> bool:
+        return hosted.state.version > version or self.draining
+
+    async def drain(self) -> None:
+        """Before the grace period: stop the referees (another orchestrator, or this one
+        after its restart, resumes them from the stream) and end every bot stream and
+        watch with UNAVAILABLE, so clients reconnect instead of holding the shutdown."""
+        self.draining = True
+        for hosted in list(self.matches.values()):
+            if hosted.referee is not None:
+                hosted.referee.cancel()
+            for session in list(hosted.sessions.values()):
+                session.close(grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
+            async with hosted.changed:
+                hosted.changed.notify_all()
 
     async def close(self) -> None:
+        for hosted in list(self.matches.values()):
+            if hosted.referee is not None:
+                hosted.referee.cancel()
         for task in list(self._background):
             await task
 
 
-def _newer_than(hosted: HostedMatch, version: int) -> bool:
-    return hosted.state.version > version
+SEAT_REPLAY_FORMAT = "frontier.seat-replay/1"
+
+
+def _record_json(record: Command | Event) -> dict[str, object]:
+    """A command or event as JSON, fields at their defaults left out (like replay files)."""
+    out: dict[str, object] = {}
+    for f in fields(record):
+        value = getattr(record, f.name)
+        if value in ("", 0, (), None):
+            continue
+        if isinstance(value, Enum):
+            value = value.value
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[f.name] = value
+    return out
+
+
+def _policies(stored: Mapping[str, str]) -> dict[str, StandingPolicy]:
+    out: dict[str, StandingPolicy] = {}
+    for kind, policy in stored.items():
+        with contextlib.suppress(ValueError):
+            out[kind] = StandingPolicy(policy)
+    return out
 
 
 def _valid_id(match_id: str) -> bool:
@@ -319,6 +724,7 @@ def _valid_id(match_id: str) -> bool:
 
 
 def _host(match_id: str, loaded: LoadedMatch) -> HostedMatch:
+    """A loaded match; the open decision's clock restarts now (its reserve as recorded)."""
     return HostedMatch(
         match_id=match_id,
         config=loaded.config,
@@ -327,4 +733,6 @@ def _host(match_id: str, loaded: LoadedMatch) -> HostedMatch:
         seat_by_token_hash=loaded.seat_by_token_hash,
         command_ids=loaded.command_ids,
         history_start=loaded.state.version + 1,
+        clock=ClockConfig.from_record(loaded.clock),
+        clocks={Seat(seat): clock for seat, clock in loaded.clocks.items()},
     )

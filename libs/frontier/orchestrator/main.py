@@ -10,13 +10,15 @@ from frontier.runtime.bus import Bus
 from frontier.runtime.server import configure_logging, serve
 from frontier.runtime.settings import OrchestratorSettings
 from frontier.runtime.telemetry import setup_tracing
-from frontier.v1 import match_pb2, match_pb2_grpc
+from frontier.v1 import bot_pb2, bot_pb2_grpc, match_pb2, match_pb2_grpc
 
+from .bot_service import BotServicer
 from .clients import DomainClients
 from .core import Orchestrator
 from .servicer import MatchServicer
 
 SERVICE_NAME = match_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name
+BOT_SERVICE_NAME = bot_pb2.DESCRIPTOR.services_by_name["BotService"].full_name
 
 
 async def run(
@@ -30,13 +32,26 @@ async def run(
 
     def register(server: grpc.aio.Server) -> None:
         match_pb2_grpc.add_MatchServiceServicer_to_server(MatchServicer(core), server)
+        bot_pb2_grpc.add_BotServiceServicer_to_server(BotServicer(core), server)
 
     async def on_stop() -> None:
+        resuming.cancel()
         await core.close()
         await clients.close()
         await bus.close()
 
-    await serve("orchestrator", settings, register, [SERVICE_NAME], on_stop, ready, stop)
+    # matches with a clock keep their deadlines across a restart (see Orchestrator.resume)
+    resuming = asyncio.ensure_future(core.resume())
+    await serve(
+        "orchestrator",
+        settings,
+        register,
+        [SERVICE_NAME, BOT_SERVICE_NAME],
+        on_stop,
+        ready,
+        stop,
+        on_drain=core.drain,
+    )
 
 
 def main() -> None:

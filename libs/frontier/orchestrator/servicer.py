@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 
 import grpc
 
+from frontier.bots.standing import InvalidStandingAnswers, StandingPolicy, validate
 from frontier.engine import Seat, legal_commands
 from frontier.engine.view import view
 from frontier.runtime.domain import GrpcContext, grpc_errors
@@ -20,6 +21,9 @@ from frontier.wire.convert import (
 )
 
 from .core import HostedMatch, Orchestrator
+from .referee import ClockConfig, InvalidClock
+
+_POLICY_PREFIX = "STANDING_POLICY_"
 
 
 def _seat_proto(seat: Seat | None) -> types_pb2.Seat.ValueType:
@@ -29,6 +33,33 @@ def _seat_proto(seat: Seat | None) -> types_pb2.Seat.ValueType:
 def _require_match_id(match_id: str) -> None:
     if not match_id:
         raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "match_id is required")
+
+
+def policy_from_proto(number: int) -> StandingPolicy:
+    """A wire StandingPolicy as the engine-side enum; INVALID_ARGUMENT for 0 or unknown."""
+    known = number in _POLICY_NUMBERS
+    name = (
+        match_pb2.StandingPolicy.Name(match_pb2.StandingPolicy.ValueType(number)) if known else ""
+    )
+    if not name or name.endswith("UNSPECIFIED"):
+        raise ServiceError(
+            grpc.StatusCode.INVALID_ARGUMENT, f"standing answer policy {number} is not valid"
+        )
+    return StandingPolicy(name.removeprefix(_POLICY_PREFIX).lower())
+
+
+def policy_to_proto(policy: StandingPolicy) -> match_pb2.StandingPolicy.ValueType:
+    return match_pb2.StandingPolicy.Value(_POLICY_PREFIX + policy.name)
+
+
+_POLICY_NUMBERS = frozenset(match_pb2.StandingPolicy.values())
+
+
+def _answers_message(answers: dict[str, StandingPolicy]) -> list[match_pb2.StandingAnswer]:
+    return [
+        match_pb2.StandingAnswer(decision_kind=kind, policy=policy_to_proto(policy))
+        for kind, policy in sorted(answers.items())
+    ]
 
 
 def view_message(hosted: HostedMatch, viewer: Seat | None) -> types_pb2.View:
@@ -58,8 +89,14 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         cfg = request.config
         if cfg.seed < 0:
             raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "seed must be >= 0")
+        try:
+            clock = ClockConfig.make(
+                cfg.decision_budget_ms, cfg.reserve_ms, cfg.strike_limit, cfg.takeover_bot
+            )
+        except InvalidClock as exc:
+            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
         match_id, tokens = await self.core.create_match(
-            cfg.seed, cfg.lineup, cfg.team_hands_visible, cfg.max_rounds
+            cfg.seed, cfg.lineup, cfg.team_hands_visible, cfg.max_rounds, clock
         )
         return match_pb2.CreateMatchResponse(
             match_id=match_id,
@@ -153,7 +190,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     ) -> AsyncIterator[match_pb2.WatchEventsResponse]:
         try:
             _require_match_id(request.match_id)
-            async for seq, event in self.core.watch(
+            async for seq, event, record in self.core.watch(
                 request.match_id, request.seat_token, request.from_version
             ):
                 yield match_pb2.WatchEventsResponse(
@@ -162,8 +199,39 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
                         seq=seq,
                         state_version=seq,
                         event=event_to_proto(event),
-                    )
+                    ),
+                    decision=record,
                 )
         except Exception as exc:
             code, message = status_for(exc)
             await context.abort(code, message)
+
+    @grpc_errors
+    async def SetStandingAnswers(
+        self, request: match_pb2.SetStandingAnswersRequest, context: GrpcContext
+    ) -> match_pb2.SetStandingAnswersResponse:
+        _require_match_id(request.match_id)
+        try:
+            answers = validate(
+                [(a.decision_kind, policy_from_proto(a.policy)) for a in request.answers]
+            )
+        except InvalidStandingAnswers as exc:
+            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
+        stored = await self.core.set_standing(request.match_id, request.seat_token, answers)
+        return match_pb2.SetStandingAnswersResponse(answers=_answers_message(stored))
+
+    @grpc_errors
+    async def GetStandingAnswers(
+        self, request: match_pb2.GetStandingAnswersRequest, context: GrpcContext
+    ) -> match_pb2.GetStandingAnswersResponse:
+        _require_match_id(request.match_id)
+        stored = await self.core.get_standing(request.match_id, request.seat_token)
+        return match_pb2.GetStandingAnswersResponse(answers=_answers_message(stored))
+
+    @grpc_errors
+    async def ExportReplay(
+        self, request: match_pb2.ExportReplayRequest, context: GrpcContext
+    ) -> match_pb2.ExportReplayResponse:
+        _require_match_id(request.match_id)
+        text = await self.core.export_replay(request.match_id, request.seat_token)
+        return match_pb2.ExportReplayResponse(json=text)

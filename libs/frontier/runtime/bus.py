@@ -6,6 +6,7 @@
   makes a second writer's publish fail instead of interleaving.
 * KV ``frontier-matches``: match id -> record (config with the secret seed, token hashes).
 * KV ``frontier-snapshots``: match id -> latest snapshot (state + stream position).
+* KV ``frontier-standing``: ``<match id>.<seat>`` -> that seat's standing answers (JSON).
 * ``frontier.lobby``: match created / ended notices (plain subscribers).
 """
 
@@ -35,6 +36,7 @@ ALL_EVENTS = f"{SUBJECT_PREFIX}.*.events"
 LOBBY = "frontier.lobby"
 MATCHES_BUCKET = "frontier-matches"
 SNAPSHOTS_BUCKET = "frontier-snapshots"
+STANDING_BUCKET = "frontier-standing"
 WRONG_LAST_SEQUENCE = 10071  # JetStream error code: expected last subject sequence mismatch
 
 
@@ -65,6 +67,7 @@ class Bus:
         self.stream = stream
         self._matches: KeyValue | None = None
         self._snapshots: KeyValue | None = None
+        self._standing: KeyValue | None = None
 
     @classmethod
     async def connect(cls, url: str, stream: str = "FRONTIER_EVENTS", name: str = "") -> Bus:
@@ -97,6 +100,7 @@ class Bus:
                 log.debug("add_stream: %s", exc)
         self._matches = await self._bucket(MATCHES_BUCKET)
         self._snapshots = await self._bucket(SNAPSHOTS_BUCKET)
+        self._standing = await self._bucket(STANDING_BUCKET)
 
     async def _bucket(self, name: str) -> KeyValue:
         try:
@@ -220,6 +224,35 @@ class Bus:
         except (KeyNotFoundError, NotFoundError):
             return None
         return entry.value
+
+    @property
+    def standing(self) -> KeyValue:
+        assert self._standing is not None, "call ensure() first"
+        return self._standing
+
+    async def put_standing(self, match_id: str, seat: str, answers: Mapping[str, str]) -> None:
+        """Store one seat's standing answers (kind -> policy); they are private to the seat."""
+        await self.standing.put(f"{match_id}.{seat}", json.dumps(dict(answers)).encode())
+
+    async def get_standing(self, match_id: str, seat: str) -> dict[str, str]:
+        try:
+            entry = await self.standing.get(f"{match_id}.{seat}")
+        except (KeyNotFoundError, NotFoundError):
+            return {}
+        if not entry.value:
+            return {}
+        answers: dict[str, str] = json.loads(entry.value)
+        return answers
+
+    async def standing_match_ids(self) -> list[str]:
+        """Matches in which some seat has standing answers."""
+        try:
+            keys = await self.standing.keys()
+        except Exception as exc:  # nats-py raises NoKeysError on an empty bucket
+            if type(exc).__name__ == "NoKeysError":
+                return []
+            raise
+        return sorted({key.split(".", 1)[0] for key in keys})
 
     async def lobby(self, notice: dict[str, object]) -> None:
         await self.nc.publish(LOBBY, json.dumps(notice).encode())

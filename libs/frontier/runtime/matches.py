@@ -9,14 +9,14 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from frontier.engine import evolve, initial_state, make_config
+from frontier.engine import Seat, evolve, initial_state, make_config
 from frontier.engine.config import MatchConfig
 from frontier.engine.state import State
 from frontier.v1 import events_pb2
-from frontier.wire.convert import event_from_proto
+from frontier.wire.convert import WireError, enum_from_proto, event_from_proto
 
 from .bus import Bus
-from .snapshot import Snapshot, decode
+from .snapshot import SeatClock, Snapshot, decode
 
 
 def token_hash(token: str) -> str:
@@ -30,6 +30,25 @@ class LoadedMatch:
     stream_seq: int
     seat_by_token_hash: dict[str, str]
     command_ids: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # the orchestrator's clock settings from the match record ({} for matches without one)
+    clock: dict[str, object] = field(default_factory=dict)
+    # each seat's clock after its last recorded decision (snapshot, then the stream's tail)
+    clocks: dict[str, SeatClock] = field(default_factory=dict)
+
+
+def note_record(
+    clocks: dict[str, SeatClock], batch: events_pb2.EventBatch
+) -> tuple[str, events_pb2.DecisionRecord] | None:
+    """Fold one batch's decision record (if any) into the seats' clocks."""
+    if not batch.HasField("decision") or not batch.envelopes:
+        return None
+    try:
+        seat = enum_from_proto(Seat, batch.seat).value
+    except WireError:
+        return None
+    record = batch.decision
+    clocks[seat] = SeatClock(record.reserve_ms, record.strikes, record.taken_over)
+    return seat, record
 
 
 def apply_batch(state: State, batch: events_pb2.EventBatch) -> None:
@@ -55,16 +74,20 @@ async def load_match(bus: Bus, match_id: str, use_snapshot: bool = True) -> Load
     if use_snapshot:
         blob = await bus.get_snapshot(match_id)
         snap = decode(blob) if blob else None
+    clock = record.get("clock", {})
+    assert isinstance(clock, dict)
     if snap is not None:
         state, stream_seq, ids = snap.state, snap.stream_seq, dict(snap.command_ids)
+        clocks = dict(snap.clocks)
     else:
-        state, stream_seq, ids = initial_state(config), 0, {}
+        state, stream_seq, ids, clocks = initial_state(config), 0, {}, {}
     loaded = LoadedMatch(
-        config, state, stream_seq, {str(k): str(v) for k, v in tokens.items()}, ids
+        config, state, stream_seq, {str(k): str(v) for k, v in tokens.items()}, ids, clock, clocks
     )
     async for stored in bus.iter_batches(match_id, stream_seq):
         apply_batch(loaded.state, stored.batch)
         loaded.stream_seq = stored.stream_seq
+        note_record(loaded.clocks, stored.batch)
         if stored.batch.command_id and stored.batch.envelopes:
             loaded.command_ids[stored.batch.command_id] = (
                 stored.batch.envelopes[0].seq,

@@ -32,8 +32,13 @@ async def serve(
     on_stop: Callable[[], Awaitable[None]] | None = None,
     ready: asyncio.Event | None = None,
     stop: asyncio.Event | None = None,
+    on_drain: Callable[[], Awaitable[None]] | None = None,
 ) -> None:
-    """Run the server until SIGTERM/SIGINT (or ``stop`` is set)."""
+    """Run the server until SIGTERM/SIGINT (or ``stop`` is set).
+
+    ``on_drain`` runs once health says NOT_SERVING and before the grace period: a service
+    with long-lived streams ends them there (clients reconnect elsewhere), so that they do
+    not hold the shutdown for the whole grace period."""
     server = grpc.aio.server(interceptors=grpc_server_interceptors())
     register(server)
     health_servicer = health.aio.HealthServicer()
@@ -66,6 +71,8 @@ async def serve(
     log.info("%s draining", name)
     for svc in ["", *service_names]:
         await health_servicer.set(svc, health_pb2.HealthCheckResponse.NOT_SERVING)
+    if on_drain is not None:
+        await on_drain()
     await server.stop(settings.grace_s)
     if on_stop is not None:
         await on_stop()

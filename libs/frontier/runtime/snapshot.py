@@ -9,11 +9,22 @@ rebuilt from its event stream.
 from __future__ import annotations
 
 import pickle
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from frontier.engine.state import State
 
-FORMAT = "frontier.snapshot/1"
+# /2 added the seats' clocks; a /1 snapshot is ignored and the match rebuilt from its stream.
+FORMAT = "frontier.snapshot/2"
+
+
+@dataclass(slots=True)
+class SeatClock:
+    """One seat's match clock and discipline: what the orchestrator's timers need to resume
+    a match exactly (also restored from the stream's decision records)."""
+
+    reserve_ms: int
+    strikes: int = 0
+    taken_over: bool = False  # the built-in bot plays the seat for the rest of the match
 
 
 @dataclass(slots=True)
@@ -21,6 +32,7 @@ class Snapshot:
     state: State
     stream_seq: int  # the JetStream sequence of the last batch folded into ``state``
     command_ids: dict[str, tuple[int, int]]  # client command id -> (first seq, last seq)
+    clocks: dict[str, SeatClock] = field(default_factory=dict)  # seat -> clock, once used
 
 
 def encode(snapshot: Snapshot) -> bytes:

@@ -1,0 +1,167 @@
+#!/usr/bin/env node
+// A random bot for Frontier in Node.js: proof that a bot needs nothing but proto/ and gRPC.
+//
+//   node bot.js --url HOST:PORT --match ID --seat A1 --token TOKEN [--seed N]
+//
+// It loads proto/frontier/v1/bot.proto at run time with @grpc/proto-loader (no generated
+// code), opens one BotService.Play stream for its seat, says Hello, and answers every
+// DecisionRequest with a legal command id chosen by a seeded generator.  A rejected answer
+// is answered again with another legal id (the decision stays open until its deadline); a
+// broken stream is reopened, and the server re-sends the open decision.  At MatchOver it
+// prints one JSON line ({"seat", "winner", "score_a", "score_b", "decisions", ...}) and exits
+// 0; a refused Hello (bad token, unknown match) exits 1.  The token may also come from
+// FRONTIER_SEAT_TOKEN, which keeps it out of the process list.
+'use strict';
+
+const path = require('path');
+const grpc = require('@grpc/grpc-js');
+const protoLoader = require('@grpc/proto-loader');
+
+const PROTO_ROOT = path.resolve(__dirname, '..', '..', 'proto');
+const RECONNECTABLE = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED, grpc.status.INTERNAL]);
+const MAX_RECONNECTS = 20;
+
+function parseArgs(argv) {
+  const args = { seed: '0', token: process.env.FRONTIER_SEAT_TOKEN || '' };
+  for (let i = 0; i < argv.length; i += 1) {
+    const key = argv[i];
+    if (!key.startsWith('--') || i + 1 >= argv.length) {
+      throw new Error(`bad argument ${key}; usage: --url HOST:PORT --match ID --seat A1 --token T [--seed N]`);
+    }
+    args[key.slice(2)] = argv[i + 1];
+    i += 1;
+  }
+  for (const required of ['url', 'match', 'seat', 'token']) {
+    if (!args[required]) throw new Error(`--${required} is required`);
+  }
+  return args;
+}
+
+// mulberry32: a tiny seeded generator, so a bot's choices are reproducible from its seed.
+function generator(seed) {
+  let a = seed >>> 0;
+  return function next() {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function loadService() {
+  const definition = protoLoader.loadSync('frontier/v1/bot.proto', {
+    includeDirs: [PROTO_ROOT],
+    keepCase: true,
+    longs: String,
+    enums: String,
+    defaults: true,
+    oneofs: true,
+  });
+  return grpc.loadPackageDefinition(definition).frontier.v1.BotService;
+}
+
+// One stream; resolves with 'over' (MatchOver received) or 'lost' (reconnect), rejects on a
+// status that a reconnect cannot fix.
+function playOnce(client, args, random, stats) {
+  return new Promise((resolve, reject) => {
+    const call = client.Play();
+    let open = null; // the DecisionRequest being answered
+    let refused = new Set();
+    let settled = false;
+    const finish = (fn, value) => {
+      if (!settled) {
+        settled = true;
+        fn(value);
+      }
+    };
+
+    const answer = () => {
+      const options = open.legal.filter((c) => !refused.has(c.id));
+      if (options.length === 0) return; // everything refused: the server's deadline decides
+      const pick = options[Math.floor(random() * options.length)];
+      call.write({ answer: { decision_id: open.decision_id, command_id: pick.id } });
+      stats.answers += 1;
+    };
+
+    call.on('data', (response) => {
+      switch (response.message) {
+        case 'welcome':
+          stats.seat = response.welcome.seat.replace('SEAT_', '');
+          if (stats.seat !== args.seat) {
+            call.cancel();
+            finish(reject, new Error(`the token plays seat ${stats.seat}, not ${args.seat}`));
+          }
+          break;
+        case 'decision':
+          open = response.decision;
+          refused = new Set();
+          stats.decisions += 1;
+          answer();
+          break;
+        case 'rejected':
+          stats.rejected += 1;
+          if (open && response.rejected.decision_id === open.decision_id) {
+            refused.add(response.rejected.command_id);
+            answer();
+          }
+          break;
+        case 'strike':
+          stats.strikes = response.strike.strikes;
+          stats.taken_over = stats.taken_over || response.strike.taken_over;
+          break;
+        case 'match_over':
+          stats.winner = response.match_over.winner;
+          stats.score_a = response.match_over.score_a;
+          stats.score_b = response.match_over.score_b;
+          call.end();
+          finish(resolve, 'over');
+          break;
+        default: // heartbeat
+          break;
+      }
+    });
+    call.on('error', (err) => {
+      if (RECONNECTABLE.has(err.code)) finish(resolve, 'lost');
+      else finish(reject, new Error(`${grpc.status[err.code] || err.code}: ${err.details || err.message}`));
+    });
+    call.on('end', () => finish(resolve, 'lost'));
+    call.write({ hello: { match_id: args.match, seat_token: args.token } });
+  });
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const BotService = loadService();
+  const client = new BotService(args.url, grpc.credentials.createInsecure());
+  const random = generator(Number.parseInt(args.seed, 10) || 0);
+  const stats = {
+    seat: args.seat,
+    winner: '',
+    score_a: 0,
+    score_b: 0,
+    decisions: 0,
+    answers: 0,
+    rejected: 0,
+    strikes: 0,
+    taken_over: false,
+    reconnects: 0,
+  };
+  for (;;) {
+    const outcome = await playOnce(client, args, random, stats);
+    if (outcome === 'over') break;
+    stats.reconnects += 1;
+    if (stats.reconnects > MAX_RECONNECTS) throw new Error('gave up: the stream kept breaking');
+    await new Promise((r) => setTimeout(r, Math.min(200 * 2 ** (stats.reconnects - 1), 5000)));
+  }
+  client.close();
+  process.stdout.write(`${JSON.stringify(stats)}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(`frontier-node-bot: error: ${err.message}\n`);
+    process.exit(1);
+  },
+);

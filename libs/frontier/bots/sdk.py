@@ -1,0 +1,295 @@
+"""A small asyncio SDK for remote bots: connect, receive decisions, answer.
+
+A remote bot is a separate process that plays one seat through ``BotService.Play``
+(``proto/frontier/v1/bot.proto``).  With this SDK a bot is one object with a ``choose``
+method::
+
+    class MyBot:
+        def choose(self, decision: Decision) -> str:
+            return decision.legal[0].id          # the id of a legal command
+
+    result = await BotClient("127.0.0.1:50051", match_id, token).play(MyBot())
+
+The SDK does the protocol: it says Hello, answers each DecisionRequest with the strategy's
+choice, answers a rejected answer with another choice (the decision stays open), counts
+strikes, and reconnects when the stream breaks (the server then sends the open decision
+again).  It returns once the server says MatchOver.
+
+What a bot sees is exactly what its seat may see: ``decision.view`` (the seat's view as
+JSON, as in ``GetView``) and ``decision.legal``.  It never gets the match state, the seed or
+another seat's hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import grpc
+
+from frontier.engine import Command, Seat, rng
+from frontier.v1 import bot_pb2, bot_pb2_grpc
+from frontier.wire.convert import command_from_proto, enum_from_proto
+
+from .greedy import ViewGreedy
+
+log = logging.getLogger("frontier.bot")
+
+# Errors after which a new stream may succeed; any other status ends the bot (a bad token
+# stays bad).
+MAX_RECONNECTS = 20  # consecutive broken streams before the bot gives up
+RECONNECT_WAIT_S = 0.2  # the first wait before reconnecting; it doubles up to 5 s
+RECONNECTABLE = frozenset(
+    {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.INTERNAL}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One legal command of a decision, with the id to answer with."""
+
+    id: str
+    command: Command
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One DecisionRequest, decoded."""
+
+    id: str
+    kind: str  # the pending decision's kind, or "" for a step of the seat's own turn
+    seat: Seat
+    view: dict[str, Any]
+    legal: list[Choice]
+    deadline_unix_ms: int  # 0: no deadline
+    budget_ms: int
+    reserve_ms: int
+    server_time_unix_ms: int
+
+    def time_left_ms(self) -> float | None:
+        """Milliseconds until the deadline by the server's clock (None: no deadline)."""
+        if not self.deadline_unix_ms:
+            return None
+        return float(self.deadline_unix_ms - self.server_time_unix_ms)
+
+    @classmethod
+    def from_proto(cls, seat: Seat, request: bot_pb2.DecisionRequest) -> Decision:
+        return cls(
+            id=request.decision_id,
+            kind=request.kind,
+            seat=seat,
+            view=json.loads(request.view.json) if request.view.json else {},
+            legal=[Choice(c.id, command_from_proto(c.command)) for c in request.legal],
+            deadline_unix_ms=request.deadline_unix_ms,
+            budget_ms=request.budget_ms,
+            reserve_ms=request.reserve_ms,
+            server_time_unix_ms=request.server_time_unix_ms,
+        )
+
+
+class Strategy(Protocol):
+    """What a bot author writes: pick the id of one of ``decision.legal``."""
+
+    def choose(self, decision: Decision) -> str:
+        """Return ``decision.legal[i].id`` for some i; never called with an empty list."""
+        ...
+
+
+class RandomStrategy:
+    """Uniform choice among the legal commands (seeded, reproducible)."""
+
+    def __init__(self, seed: int) -> None:
+        self._rng = rng.seed_state(seed)
+
+    def choose(self, decision: Decision) -> str:
+        index, self._rng = rng.below(self._rng, len(decision.legal))
+        return decision.legal[index].id
+
+
+class GreedyStrategy:
+    """The greedy bot as a remote bot sees the match: :func:`frontier.bots.greedy.view_score`
+    on the seat's view (it has no state to look ahead with)."""
+
+    def __init__(self, seed: int) -> None:
+        self._policy = ViewGreedy(seed)
+
+    def choose(self, decision: Decision) -> str:
+        by_command = {c.command: c.id for c in decision.legal}
+        chosen = self._policy.choose_from_view(
+            decision.view, decision.seat.value, [c.command for c in decision.legal]
+        )
+        return by_command[chosen]
+
+
+STRATEGIES: dict[str, Callable[[int], Strategy]] = {
+    "random": RandomStrategy,
+    "greedy": GreedyStrategy,
+}
+
+
+@dataclass
+class BotResult:
+    """How the bot's match went, from its own point of view."""
+
+    seat: Seat | None = None
+    winner: str = ""
+    score_a: int = 0
+    score_b: int = 0
+    decisions: int = 0
+    answers: int = 0
+    rejected: int = 0
+    strikes: int = 0
+    taken_over: bool = False
+    reconnects: int = 0
+    rejections: list[str] = field(default_factory=list)  # the first few reasons
+
+
+class BotError(RuntimeError):
+    """The bot cannot play: a bad token or match, or the server kept refusing the stream."""
+
+
+class BotClient:
+    """Plays one seat of one match over ``BotService.Play``; see the module docstring."""
+
+    def __init__(
+        self,
+        url: str,
+        match_id: str,
+        seat_token: str,
+        *,
+        seat: Seat | None = None,
+        max_reconnects: int | None = None,
+        reconnect_wait_s: float | None = None,
+    ) -> None:
+        self.url = url
+        self.match_id = match_id
+        self.seat_token = seat_token
+        self.seat = seat  # when given, a token of another seat is an error
+        self.max_reconnects = MAX_RECONNECTS if max_reconnects is None else max_reconnects
+        self.reconnect_wait_s = RECONNECT_WAIT_S if reconnect_wait_s is None else reconnect_wait_s
+
+    async def play(self, strategy: Strategy) -> BotResult:
+        """Play until MatchOver; reconnects on a broken stream (bounded)."""
+        result = BotResult()
+        failures = 0
+        async with grpc.aio.insecure_channel(self.url) as channel:
+            stub = bot_pb2_grpc.BotServiceStub(channel)
+            while True:
+                try:
+                    if await self._stream(stub, strategy, result):
+                        return result
+                    failure = "the server ended the stream"
+                except grpc.aio.AioRpcError as exc:
+                    if exc.code() not in RECONNECTABLE:
+                        raise BotError(f"{exc.code().name}: {exc.details()}") from None
+                    failure = f"{exc.code().name}: {exc.details()}"
+                failures += 1
+                if failures > self.max_reconnects:
+                    raise BotError(f"gave up after {self.max_reconnects} reconnects: {failure}")
+                result.reconnects += 1
+                log.info("stream lost (%s); reconnecting", failure)
+                await asyncio.sleep(min(self.reconnect_wait_s * 2 ** (failures - 1), 5.0))
+
+    async def _stream(
+        self, stub: bot_pb2_grpc.BotServiceAsyncStub, strategy: Strategy, result: BotResult
+    ) -> bool:
+        """One stream; True once the match is over."""
+        outgoing: asyncio.Queue[bot_pb2.PlayRequest | None] = asyncio.Queue()
+        outgoing.put_nowait(
+            bot_pb2.PlayRequest(
+                hello=bot_pb2.Hello(match_id=self.match_id, seat_token=self.seat_token)
+            )
+        )
+
+        async def requests() -> AsyncIterator[bot_pb2.PlayRequest]:
+            while (request := await outgoing.get()) is not None:
+                yield request
+
+        call = stub.Play(requests())
+        open_decision: Decision | None = None
+        refused: set[str] = set()
+        try:
+            async for response in call:
+                which = response.WhichOneof("message")
+                if which == "welcome":
+                    result.seat = enum_from_proto(Seat, response.welcome.seat)
+                    result.taken_over = response.welcome.taken_over
+                    if self.seat is not None and result.seat is not self.seat:
+                        raise BotError(
+                            f"the token plays seat {result.seat.value}, not {self.seat.value}"
+                        )
+                elif which == "decision":
+                    assert result.seat is not None, "the server sends Welcome first"
+                    open_decision = Decision.from_proto(result.seat, response.decision)
+                    refused = set()
+                    result.decisions += 1
+                    self._answer(strategy, open_decision, refused, outgoing, result)
+                elif which == "rejected":
+                    rejected = response.rejected
+                    result.rejected += 1
+                    if len(result.rejections) < 5:
+                        result.rejections.append(rejected.reason)
+                    if open_decision is not None and rejected.decision_id == open_decision.id:
+                        refused.add(rejected.command_id)
+                        self._answer(strategy, open_decision, refused, outgoing, result)
+                elif which == "strike":
+                    result.strikes = response.strike.strikes
+                    result.taken_over = result.taken_over or response.strike.taken_over
+                elif which == "match_over":
+                    over = response.match_over
+                    result.winner, result.score_a, result.score_b = (
+                        over.winner,
+                        over.score_a,
+                        over.score_b,
+                    )
+                    return True
+        finally:
+            outgoing.put_nowait(None)
+            call.cancel()
+        return False
+
+    @staticmethod
+    def _answer(
+        strategy: Strategy,
+        decision: Decision,
+        refused: set[str],
+        outgoing: asyncio.Queue[bot_pb2.PlayRequest | None],
+        result: BotResult,
+    ) -> None:
+        """Ask the strategy; after a rejection, fall back to a choice not yet refused."""
+        options = [c for c in decision.legal if c.id not in refused]
+        if not options:
+            return  # every choice was refused: the server's deadline will decide
+        chosen = strategy.choose(decision)
+        if chosen in refused or all(c.id != chosen for c in options):
+            chosen = options[0].id
+        outgoing.put_nowait(
+            bot_pb2.PlayRequest(answer=bot_pb2.Answer(decision_id=decision.id, command_id=chosen))
+        )
+        result.answers += 1
+
+
+def make_strategy(kind: str, seed: int) -> Strategy:
+    try:
+        factory = STRATEGIES[kind]
+    except KeyError:
+        raise BotError(
+            f"unknown bot kind {kind!r}; known: {', '.join(sorted(STRATEGIES))}"
+        ) from None
+    return factory(seed)
+
+
+async def run_bot(
+    url: str, match_id: str, token: str, kind: str, seed: int, seat: Seat | None = None
+) -> BotResult:
+    """Play one seat with a built-in strategy ("random" or "greedy")."""
+    strategy = make_strategy(kind, seed)
+    started = time.monotonic()
+    result = await BotClient(url, match_id, token, seat=seat).play(strategy)
+    log.info("match over after %.1fs: %s", time.monotonic() - started, result)
+    return result

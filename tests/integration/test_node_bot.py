@@ -1,0 +1,112 @@
+"""The Node.js bot (bots/node, @grpc/grpc-js) plays whole matches through the stack.
+
+It reads proto/ at run time, so this test also proves that bot.proto is all another
+language needs.  `make test` installs its dependencies first (`make node-bot`, npm ci from
+the lock file); without node the test is skipped and says why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from frontier.bots.sdk import BotClient, RandomStrategy
+from frontier.engine import Seat
+from frontier.stack import Stack
+from frontier.v1 import match_pb2, match_pb2_grpc
+
+from .bot_helpers import MIRROR, batches, create, replay
+
+pytestmark = pytest.mark.integration
+
+NODE_BOT = Path(__file__).resolve().parents[2] / "bots" / "node"
+
+
+@pytest.fixture(scope="module")
+def node() -> str:
+    found = shutil.which("node")
+    if found is None:
+        pytest.skip("node is not installed: the Node.js bot cannot run here")
+    if not (NODE_BOT / "node_modules" / "@grpc" / "grpc-js").is_dir():
+        if shutil.which("npm") is None:
+            pytest.skip("npm is not installed: cannot install bots/node's dependencies")
+        subprocess.run(
+            ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+            cwd=NODE_BOT,
+            check=True,
+            timeout=300,
+        )
+    return found
+
+
+def _node_bot(
+    node: str, address: str, match_id: str, seat: Seat, token: str, seed: int
+) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [
+            *(node, str(NODE_BOT / "bot.js"), "--url", address, "--match", match_id),
+            *("--seat", seat.value, "--token", token, "--seed", str(seed)),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+@pytest.mark.parametrize(
+    ("lineup", "seed"),
+    [(MIRROR, 61), ("A=marquise,eyrie;B=marquise,alliance", 62)],
+)
+def test_node_bots_play_whole_matches(
+    node: str,
+    stack: Stack,
+    match_stub: match_pb2_grpc.MatchServiceStub,
+    lineup: str,
+    seed: int,
+) -> None:
+    """Node bots play every team-A seat and B1; any other seat is a Python SDK bot."""
+    match = create(match_stub, seed=seed, lineup=lineup, max_rounds=3)
+    address = stack.config.address("orchestrator")
+    node_seats = [s for s in match.tokens if s.team.value == "A" or s is Seat.B1]
+    procs = {
+        s: _node_bot(node, address, match.match_id, s, match.tokens[s], seed + i)
+        for i, s in enumerate(node_seats)
+    }
+    python_seats = [s for s in match.tokens if s not in procs]
+
+    async def python_bots() -> list[str]:
+        results = await asyncio.gather(
+            *(
+                BotClient(address, match.match_id, match.tokens[s], seat=s).play(
+                    RandomStrategy(seed)
+                )
+                for s in python_seats
+            )
+        )
+        return [r.winner for r in results]
+
+    python_winners = asyncio.run(python_bots())
+    outputs = {}
+    for seat, proc in procs.items():
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+        outputs[seat] = json.loads(out)
+    view = match_stub.GetView(match_pb2.GetViewRequest(match_id=match.match_id)).view
+    assert view.winner in {"A", "B", "draw"}
+    assert set(python_winners) <= {view.winner}
+    assert len(procs) >= 2
+    for seat, out in outputs.items():
+        assert out["seat"] == seat.value and out["winner"] == view.winner
+        assert (out["score_a"], out["score_b"]) == (view.score_a, view.score_b)
+        assert out["decisions"] > 0 and out["answers"] >= out["decisions"]
+        assert out["strikes"] == 0
+    stored = batches(stack.config.nats_url, match.match_id)
+    states = [after for *_, after in replay(match.config, stored)]
+    assert states[-1].over and states[-1].winner == view.winner
+    played = {b.seat for b in stored}
+    assert len(played) == len(match.tokens)  # every seat acted

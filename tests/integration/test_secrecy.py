@@ -1,0 +1,313 @@
+"""Nothing a viewer may not see ever leaves the server (R4, R33), checked on real payloads.
+
+A property test: hypothesis picks the match (seed, lineup, R4's team_hands_visible, one
+seat's standing answers); bots play it through BotService; then every payload each viewer
+(every seat and a spectator) got is checked against the true state, rebuilt in-process from
+the committed stream:
+
+* decision requests (the seat's view and legal commands) and GetView: no card that is in the
+  deck, in the hand of a seat the viewer may not see (R4), or among another Alliance's face
+  down supporters, unless the viewer was shown it (Codebreakers, ``known_hands``); ruins
+  show only counts; never the seed or the generator state;
+* WatchEvents and ExportReplay: each event exactly as the engine's ``event_for`` shows it to
+  that viewer, no card still in the deck, other seats' commands reduced to their kind, no
+  seed in the config;
+* error messages (a refused command, a rejected bot answer) under the same rule;
+* standing answers: another seat's never show, neither through GetStandingAnswers nor as
+  ANSWERED_BY_STANDING_ANSWER in anyone else's stream or replay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import grpc
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from frontier.bots.sdk import BotClient, Decision, RandomStrategy
+from frontier.bots.standing import StandingPolicy
+from frontier.engine import Seat, State, evolve, initial_state, make_config
+from frontier.engine.cards import catalog
+from frontier.engine.lineup import R2_DEFAULT_LINEUP
+from frontier.engine.model import Item
+from frontier.engine.view import can_see_hand, event_for
+from frontier.orchestrator import referee
+from frontier.stack import Stack
+from frontier.v1 import match_pb2, match_pb2_grpc
+from frontier.wire.convert import command_from_proto, enum_from_proto, event_from_proto
+
+from .bot_helpers import MIRROR, RawStream, batches, create, watch
+
+pytestmark = pytest.mark.integration
+
+LINEUPS = [MIRROR, "A=marquise,eyrie;B=marquise,alliance", R2_DEFAULT_LINEUP]
+KINDS = ["ambush", "field_hospitals", "battle_effects", "allocate_hits", "outrage", "feed_eyrie"]
+# card ids that are also public words (the "sword" card and the sword item) cannot be told
+# apart in a text, so the text checks skip them; the structural checks still cover them
+AMBIGUOUS = {i.value for i in Item}
+CARDS = frozenset(catalog()) - AMBIGUOUS
+SPECTATOR = "spectator"
+
+
+def strings(obj: Any) -> set[str]:
+    """Every string in a JSON-like value, keys included."""
+    out: set[str] = set()
+    if isinstance(obj, str):
+        out.add(obj)
+    elif isinstance(obj, dict):
+        for key, value in obj.items():
+            out |= strings(key) | strings(value)
+    elif isinstance(obj, (list, tuple)):
+        for value in obj:
+            out |= strings(value)
+    return out
+
+
+def secrets(state: State, viewer: Seat | None) -> set[str]:
+    """Card ids ``viewer`` must not find in a view of ``state``."""
+    known: set[str] = set()
+    if viewer is not None:
+        for cards in state.known_hands.get(viewer, {}).values():
+            known |= set(cards)
+    hidden = set(state.deck)
+    for seat in state.order:
+        if can_see_hand(state, viewer, seat):
+            continue
+        hidden |= set(state.seats[seat].hand)
+        extra = state.seats[seat].extra
+        if extra is not None:
+            hidden |= strings(extra.private_view()) & CARDS
+    return (hidden - known) & CARDS
+
+
+class Recorder:
+    """A random bot that keeps every decision request it was sent."""
+
+    def __init__(self, seed: int) -> None:
+        self.inner = RandomStrategy(seed)
+        self.seen: list[Decision] = []
+
+    def choose(self, decision: Decision) -> str:
+        self.seen.append(decision)
+        return self.inner.choose(decision)
+
+
+def states_by_version(config: dict[str, Any], stored: list[Any]) -> Iterator[State]:
+    """The true state after every event of the match (index = version)."""
+    state = initial_state(make_config(**config))
+    yield state.clone()
+    for batch in stored:
+        for envelope in batch.envelopes:
+            evolve(state, event_from_proto(envelope.event))
+            yield state.clone()
+
+
+@settings(
+    max_examples=4,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    seed=st.integers(min_value=10**9, max_value=2**62),
+    lineup=st.sampled_from(LINEUPS),
+    team_hands_visible=st.booleans(),
+    standing=st.dictionaries(st.sampled_from(KINDS), st.sampled_from(list(StandingPolicy))),
+)
+def test_no_payload_shows_a_viewer_what_is_hidden_from_it(
+    stack: Stack,
+    match_stub: match_pb2_grpc.MatchServiceStub,
+    seed: int,
+    lineup: str,
+    team_hands_visible: bool,
+    standing: dict[str, StandingPolicy],
+) -> None:
+    match = create(
+        match_stub, seed=seed, lineup=lineup, team_hands_visible=team_hands_visible, max_rounds=2
+    )
+    address = stack.config.address("orchestrator")
+    secret_holder = next(iter(match.tokens))  # the seat with standing answers
+    match_stub.SetStandingAnswers(
+        match_pb2.SetStandingAnswersRequest(
+            match_id=match.match_id,
+            seat_token=match.tokens[secret_holder],
+            answers=[
+                match_pb2.StandingAnswer(
+                    decision_kind=kind,
+                    policy=match_pb2.StandingPolicy.Value(f"STANDING_POLICY_{policy.name}"),
+                )
+                for kind, policy in standing.items()
+            ],
+        )
+    )
+    recorders = {seat: Recorder(seed + i) for i, seat in enumerate(match.tokens)}
+    rejections: dict[Seat, list[str]] = {}
+
+    async def reject_first() -> None:
+        """Before play: every seat sends an answer the server must reject."""
+        for seat, token in match.tokens.items():
+            async with RawStream(address) as bot:
+                bot.hello(match.match_id, token)
+                await bot.expect("welcome")
+                bot.answer("0", "no such command")
+                reply = await bot.next()
+                if reply.WhichOneof("message") == "decision":  # the seat to act first
+                    reply = await bot.expect("rejected")
+                rejections[seat] = [reply.rejected.reason]
+
+    asyncio.run(reject_first())
+
+    async def play() -> None:
+        await asyncio.gather(
+            *(
+                BotClient(address, match.match_id, token).play(recorders[seat])
+                for seat, token in match.tokens.items()
+            )
+        )
+
+    asyncio.run(play())
+    stored = batches(stack.config.nats_url, match.match_id)
+    states = list(states_by_version(match.config, stored))
+    final = states[-1]
+    assert final.over
+    true_events = [event_from_proto(e.event) for b in stored for e in b.envelopes]
+    forbidden_numbers = {str(seed), str(states[0].rng), str(final.rng)}
+    viewers: list[Seat | None] = [None, *match.tokens]
+
+    def clean(text: str, state: State, viewer: Seat | None, where: str) -> None:
+        found = {s for s in forbidden_numbers if s in text}
+        assert not found, f"{where}: the seed or generator state leaked"
+        try:
+            values = strings(json.loads(text))
+        except ValueError:
+            values = {w.strip("'\",.:;()[]") for w in text.split()}
+        leaked = values & secrets(state, viewer)
+        assert not leaked, f"{where} shows {viewer or SPECTATOR} hidden cards {leaked}"
+
+    # decision requests: the seat's view at that version, and its legal commands
+    for seat, recorder in recorders.items():
+        for decision in recorder.seen:
+            state = states[int(decision.id)]
+            payload = json.dumps({"view": decision.view, "legal": [c.id for c in decision.legal]})
+            clean(payload, state, seat, f"decision request {decision.id} to {seat.value}")
+            assert all(isinstance(c["ruin_items"], int) for c in decision.view["clearings"])
+            if seat is secret_holder:  # its standing answers are applied, never asked
+                assert decision.kind not in standing
+
+    for viewer in viewers:
+        token = match.tokens[viewer] if viewer is not None else ""
+        name = viewer.value if viewer else SPECTATOR
+        # GetView
+        shown = match_stub.GetView(
+            match_pb2.GetViewRequest(match_id=match.match_id, seat_token=token)
+        ).view
+        clean(shown.json, final, viewer, f"GetView for {name}")
+        assert all(isinstance(c["ruin_items"], int) for c in json.loads(shown.json)["clearings"])
+        # WatchEvents
+        replies = watch(match_stub, match.match_id, token)
+        assert [r.envelope.seq for r in replies] == list(range(1, final.version + 1))
+        for reply in replies:
+            seq = reply.envelope.seq
+            got = event_from_proto(reply.envelope.event)
+            assert got == event_for(final, true_events[seq - 1], viewer), (name, seq)
+            assert not set(got.cards) & set(states[seq].deck), (name, seq)
+            if viewer is not secret_holder:
+                assert reply.decision.answered_by != referee.STANDING_ANSWER
+        # ExportReplay
+        exported = match_stub.ExportReplay(
+            match_pb2.ExportReplayRequest(match_id=match.match_id, seat_token=token)
+        ).json
+        assert not {s for s in forbidden_numbers if s in exported}
+        replay = json.loads(exported)
+        assert "seed" not in replay["config"] and replay["viewer"] == name
+        for entry, batch in zip(replay["batches"], stored, strict=True):
+            first = batch.envelopes[0].seq
+            for offset, event in enumerate(entry["events"]):
+                true = event_for(final, true_events[first - 1 + offset], viewer)
+                assert event.get("cards", []) == list(true.cards)
+            if entry["seat"] != name:
+                assert set(entry["command"]) == {"kind"}
+                assert entry.get("answered_by") != "ANSWERED_BY_STANDING_ANSWER"
+            else:
+                assert entry["command"]["kind"] == command_from_proto(batch.command).kind.value
+        # error messages: a refused command and a rejected bot answer
+        if viewer is not None:
+            with pytest.raises(grpc.RpcError) as refused:
+                match_stub.SubmitCommand(
+                    match_pb2.SubmitCommandRequest(
+                        match_id=match.match_id, seat_token=token, legal_id="nothing"
+                    )
+                )
+            clean(str(refused.value.details()), final, viewer, f"error to {name}")
+            standing_seen = match_stub.GetStandingAnswers(
+                match_pb2.GetStandingAnswersRequest(match_id=match.match_id, seat_token=token)
+            ).answers
+            if viewer is not secret_holder:
+                assert list(standing_seen) == []
+            else:
+                assert {a.decision_kind for a in standing_seen} == set(standing)
+
+    async def after_the_end() -> None:  # a late bot learns the result and nothing else
+        for seat, token in match.tokens.items():
+            async with RawStream(address) as bot:
+                bot.hello(match.match_id, token)
+                assert enum_from_proto(Seat, (await bot.expect("welcome")).welcome.seat) is seat
+                assert (await bot.expect("match_over")).match_over.winner == final.winner
+
+    asyncio.run(after_the_end())
+    for seat, reasons in rejections.items():
+        for reason in reasons:
+            clean(reason, states[0], seat, f"answer rejected to {seat.value}")
+
+
+def test_team_hands_visible_shows_teammates_hands_and_nothing_more(
+    stack: Stack, match_stub: match_pb2_grpc.MatchServiceStub
+) -> None:
+    """R4 end to end: with the option, A1 sees A2's hand and draws, never team B's."""
+    lineup = "A=marquise,eyrie;B=marquise,alliance"
+    address = stack.config.address("orchestrator")
+
+    async def play(match_id: str, tokens: dict[Seat, str]) -> None:
+        await asyncio.gather(
+            *(
+                BotClient(address, match_id, t).play(RandomStrategy(i))
+                for i, t in enumerate(tokens.values())
+            )
+        )
+
+    for option in (True, False):
+        match = create(match_stub, seed=71, lineup=lineup, team_hands_visible=option, max_rounds=1)
+        asyncio.run(play(match.match_id, match.tokens))
+        stored = batches(stack.config.nats_url, match.match_id)
+        final = list(states_by_version(match.config, stored))[-1]
+        for viewer, mate in ((Seat.A1, Seat.A2), (Seat.B2, Seat.B1)):
+            data = json.loads(
+                match_stub.GetView(
+                    match_pb2.GetViewRequest(
+                        match_id=match.match_id, seat_token=match.tokens[viewer]
+                    )
+                ).view.json
+            )
+            expected = {viewer.value, mate.value} if option else {viewer.value}
+            assert set(data["hands"]) == expected
+            if option:
+                assert data["hands"][mate.value] == sorted(final.seats[mate].hand)
+            rivals = [s for s in final.order if s.team is not viewer.team]
+            assert not strings(data) & {c for s in rivals for c in final.seats[s].hand} & CARDS
+            draws = [
+                event_from_proto(r.envelope.event)
+                for r in watch(match_stub, match.match_id, match.tokens[viewer])
+            ]
+            drawn = [e for e in draws if e.kind.value == "cards_drawn" and e.cards]
+            for event in drawn:
+                visible = event.seat == viewer.value or (option and event.seat == mate.value)
+                assert (set(event.cards) != {"hidden"}) == visible, (option, event)
+            assert any(e.seat == mate.value for e in drawn)
+        spectator = json.loads(
+            match_stub.GetView(match_pb2.GetViewRequest(match_id=match.match_id)).view.json
+        )
+        assert spectator["hands"] == {} and spectator["private"] == {}

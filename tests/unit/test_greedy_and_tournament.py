@@ -1,0 +1,121 @@
+"""The greedy bots and the tournament's statistics."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from frontier import tournament
+from frontier.bots import GreedyBot, GreedyViewBot, RandomBot, make_bot
+from frontier.bots.greedy import POINT, view_score
+from frontier.engine import (
+    Command,
+    CommandKind,
+    Seat,
+    State,
+    execute,
+    initial_state,
+    legal_commands,
+    make_config,
+    to_act,
+)
+from frontier.engine.cards import catalog
+from frontier.engine.hashing import state_hash
+from frontier.engine.view import view
+
+MIRROR = "A=marquise;B=marquise"
+
+
+def _states(seed: int, limit: int = 400) -> list[State]:
+    """Copies of a random match's states, one per decision."""
+    state = initial_state(make_config(seed=seed, lineup=MIRROR))
+    bot = RandomBot(seed)
+    out: list[State] = []
+    while (seat := to_act(state)) is not None and len(out) < limit:
+        out.append(state.clone())
+        execute(state, bot.choose(state, seat, legal_commands(state, seat)))
+    return out
+
+
+def test_greedy_takes_a_scoring_command_without_touching_the_state_or_its_dice() -> None:
+    found = 0
+    for state in _states(seed=5):
+        seat = to_act(state)
+        assert seat is not None
+        legal = legal_commands(state, seat)
+        values = {c: GreedyBot.evaluate(state, seat, c, dice=12345) for c in legal}
+        if max(values.values()) < POINT:
+            continue
+        before = (state_hash(state), state.rng)
+        chosen = GreedyBot(1).choose(state, seat, legal)
+        assert (state_hash(state), state.rng) == before
+        assert values[chosen] == max(values.values())
+        found += 1
+    assert found >= 3, "a random match offers some scoring commands"
+
+
+def test_greedy_is_reproducible_and_registered() -> None:
+    state = _states(seed=2)[30]
+    seat = to_act(state)
+    assert seat is not None
+    legal = legal_commands(state, seat)
+    picks = {GreedyBot(9).choose(state, seat, legal) for _ in range(3)}
+    assert len(picks) == 1
+    assert isinstance(make_bot("greedy", 0), GreedyBot)
+    assert isinstance(make_bot("greedy-view", 0), GreedyViewBot)
+    assert GreedyViewBot(1).choose(state, seat, legal) in legal
+
+
+def test_view_score_reads_only_public_facts() -> None:
+    state = _states(seed=3)[20]
+    data = view(state, Seat.A1)
+    craft_card = next(cid for cid, c in catalog().items() if c.vp >= 2)
+    craft = Command(CommandKind.CRAFT, Seat.A1, cards=(craft_card,))
+    assert view_score(data, "A1", craft) >= 2 * POINT
+    assert view_score(data, "A1", Command(CommandKind.END_PHASE, Seat.A1)) < 0
+    own = Command(CommandKind.BATTLE, Seat.A1, clearing="autumn.hill", target="A2")
+    assert view_score(data, "A1", own) == 0  # never attack a teammate
+
+
+def test_wilson_interval() -> None:
+    low, high = tournament.wilson(85, 100)
+    assert 0.76 < low < 0.77 and 0.90 < high < 0.92  # the textbook values
+    assert tournament.wilson(0, 10)[0] == 0.0 and tournament.wilson(10, 10)[1] == 1.0
+    assert tournament.wilson(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError):
+        tournament.wilson(11, 10)
+
+
+def test_schedule_plays_each_seed_from_both_sides() -> None:
+    games = tournament.schedule([MIRROR], ["greedy", "random"], 6, seed=40)
+    assert [(g.bot_a, g.seed) for g in games] == [
+        ("greedy", 40),
+        ("random", 40),
+        ("greedy", 41),
+        ("random", 41),
+        ("greedy", 42),
+        ("random", 42),
+    ]
+    three = tournament.schedule([MIRROR], ["a", "b", "c"], 12, seed=0)
+    pairs = {frozenset((g.bot_a, g.bot_b)) for g in three}
+    assert len(pairs) == 3
+    with pytest.raises(ValueError):
+        tournament.schedule([MIRROR], ["greedy"], 2, seed=0)
+
+
+def test_a_small_tournament_adds_up() -> None:
+    out = io.StringIO()
+    result = tournament.run(
+        [MIRROR], ["greedy", "random"], 4, seed=7, progress=tournament.ProgressBar(out)
+    )
+    row = result.lineups[MIRROR]
+    assert row.games == 4 and not row.errors
+    for t in row.bots.values():
+        assert t.games == 4 and t.wins + t.draws + t.losses == 4
+    assert row.bots["greedy"].wins + row.bots["random"].wins + row.draws == 4
+    assert "4/4 matches" in out.getvalue()
+    report = tournament.report(result)
+    assert "greedy" in report and "95% CI" in report
+    assert json.loads(json.dumps(result.as_json()))["lineups"][MIRROR]["games"] == 4
