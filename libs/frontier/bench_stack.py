@@ -32,6 +32,7 @@ FLOOR_SAMPLES = 300
 @dataclass
 class StackBench:
     matches: int
+    orchestrators: int
     lineup: str
     sync: str
     commands: int
@@ -83,18 +84,21 @@ def rss_kb(pid: int) -> int:
 
 
 def services_rss(stack: Stack) -> int:
-    return sum(rss_kb(stack.procs[n].pid) for n in ("orchestrator", *DOMAINS))
+    names = (*stack.config.orchestrator_names, *DOMAINS)
+    return sum(rss_kb(stack.procs[n].pid) for n in names)
 
 
-def run(matches: int, lineup: str, sync: str, seed: int = 1000) -> StackBench:
+def run(
+    matches: int, lineup: str, sync: str, seed: int = 1000, orchestrators: int = 1
+) -> StackBench:
     workdir = Path(tempfile.mkdtemp(prefix="frontier-bench-"))
-    config = StackConfig.ephemeral(workdir, sync=sync)
+    config = StackConfig.ephemeral(workdir, orchestrators=orchestrators, sync=sync)
     with Stack(config) as stack:
         floor = asyncio.run(measure_floor(config))
         before = services_rss(stack)
         started = time.perf_counter()
         runs = asyncio.run(
-            play_many(config.address("orchestrator"), list(range(seed, seed + matches)), lineup)
+            play_many(config.orchestrator_target, list(range(seed, seed + matches)), lineup)
         )
         seconds = time.perf_counter() - started
         after = services_rss(stack)
@@ -103,6 +107,7 @@ def run(matches: int, lineup: str, sync: str, seed: int = 1000) -> StackBench:
     p50 = percentile(latencies, 0.5)
     return StackBench(
         matches=matches,
+        orchestrators=orchestrators,
         lineup=lineup,
         sync=sync,
         commands=commands,
@@ -122,12 +127,15 @@ def add_bench_stack(targets: Any) -> None:
     parser.add_argument("--matches", type=int, default=20, help="concurrent matches (20)")
     parser.add_argument("--lineup", default="A=marquise;B=marquise", help="lineup")
     parser.add_argument("--sync", default="always", help="JetStream sync_interval (always)")
+    parser.add_argument(
+        "--orchestrators", type=int, default=1, help="orchestrators sharing the matches (1)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=_main)
 
 
 def _main(args: argparse.Namespace) -> int:
-    result = run(args.matches, args.lineup, args.sync)
+    result = run(args.matches, args.lineup, args.sync, orchestrators=args.orchestrators)
     if args.json:
         print(json.dumps(asdict(result)))
     else:

@@ -92,7 +92,12 @@ async def play_match(
     return run
 
 
-async def play_many(address: str, seeds: list[int], lineup: str) -> list[MatchRun]:
-    async with grpc.aio.insecure_channel(address) as channel:
+# Spread calls over every address of a multi-address target ("ipv4:a:1,b:2"): with several
+# orchestrators each takes part of the load, and a dead one is skipped.
+ROUND_ROBIN = (("grpc.lb_policy_name", "round_robin"),)
+
+
+async def play_many(target: str, seeds: list[int], lineup: str) -> list[MatchRun]:
+    async with grpc.aio.insecure_channel(target, options=ROUND_ROBIN) as channel:
         stub = match_pb2_grpc.MatchServiceStub(channel)
         return list(await asyncio.gather(*(play_match(stub, s, lineup) for s in seeds)))

@@ -19,9 +19,10 @@ import socket
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -33,6 +34,11 @@ def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def orchestrator_names(count: int) -> tuple[str, ...]:
+    """``orchestrator``, ``orchestrator-2``, ``orchestrator-3``..."""
+    return ("orchestrator", *(f"orchestrator-{i}" for i in range(2, count + 1)))
 
 
 def nats_server_binary() -> str:
@@ -62,14 +68,26 @@ class StackConfig:
         }
     )
     sync: str = "always"  # JetStream sync_interval ("always" or a duration such as "2m")
+    orchestrators: int = 1  # more share the matches through leases (orchestrator/leases.py)
     log_level: str = "WARNING"
     extra_env: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def ephemeral(cls, workdir: Path, **kwargs: object) -> StackConfig:
+    def ephemeral(cls, workdir: Path, orchestrators: int = 1, **kwargs: Any) -> StackConfig:
         """Free loopback ports for everything (tests, benchmarks)."""
-        ports = {name: free_port() for name in ("orchestrator", *DOMAINS)}
-        return cls(workdir=workdir, nats_port=free_port(), ports=ports, **kwargs)  # type: ignore[arg-type]
+        names = (*orchestrator_names(orchestrators), *DOMAINS)
+        ports = {name: free_port() for name in names}
+        base = cls(workdir, nats_port=free_port(), ports=ports, orchestrators=orchestrators)
+        return replace(base, **kwargs)
+
+    @property
+    def orchestrator_names(self) -> tuple[str, ...]:
+        return orchestrator_names(self.orchestrators)
+
+    @property
+    def orchestrator_target(self) -> str:
+        """A gRPC target naming every orchestrator (use with round_robin: see load.py)."""
+        return "ipv4:" + ",".join(self.address(n) for n in self.orchestrator_names)
 
     @property
     def nats_url(self) -> str:
@@ -104,8 +122,9 @@ class Stack:
             self.start_nats(timeout)
             for name in DOMAINS:
                 self.start_service(name)
-            self.start_service("orchestrator")
-            for name in (*DOMAINS, "orchestrator"):
+            for name in self.config.orchestrator_names:
+                self.start_service(name)
+            for name in (*DOMAINS, *self.config.orchestrator_names):
                 self.wait_serving(name, timeout)
         except BaseException:
             self.stop()
@@ -134,14 +153,16 @@ class Stack:
                 "FRONTIER_LOG_LEVEL": cfg.log_level,
             }
         )
-        if name == "orchestrator":
+        if name.startswith("orchestrator"):
+            env["FRONTIER_ADVERTISE_ADDRESS"] = cfg.address(name)
             for domain in DOMAINS:
                 env[f"FRONTIER_{domain.upper()}_URL"] = cfg.address(domain)
         env.update(cfg.extra_env)
         return env
 
     def start_service(self, name: str) -> None:
-        self._spawn(name, [sys.executable, "-m", f"services.{name}"], self.service_env(name))
+        module = "orchestrator" if name.startswith("orchestrator") else name
+        self._spawn(name, [sys.executable, "-m", f"services.{module}"], self.service_env(name))
 
     def _spawn(self, name: str, argv: list[str], env: dict[str, str] | None = None) -> None:
         log = open(self.logs / f"{name}.log", "ab")  # noqa: SIM115 - owned by the process
@@ -187,9 +208,10 @@ class Stack:
         """SIGTERM in three waves: the orchestrator, then the domain services together,
         then nats-server.  NATS goes last because a service drains its NATS connection on
         the way out; with the server already gone it would hang until SIGKILL."""
-        known = {"orchestrator", "nats", *DOMAINS}
+        orchestrators = [name for name in self.procs if name.startswith("orchestrator")]
+        known = {"nats", *DOMAINS, *orchestrators}
         others = [name for name in self.procs if name not in known]
-        for wave in (["orchestrator"], [*DOMAINS, *others], ["nats"]):
+        for wave in (orchestrators, [*DOMAINS, *others], ["nats"]):
             for name in wave:
                 proc = self.procs.get(name)
                 if proc is not None and proc.poll() is None:

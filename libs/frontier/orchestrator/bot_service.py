@@ -34,7 +34,8 @@ from frontier.v1 import bot_pb2, bot_pb2_grpc, events_pb2, types_pb2
 from frontier.wire.convert import command_to_proto, enum_to_proto
 
 from . import referee
-from .core import HostedMatch, Orchestrator, unix_ms
+from .core import HostedMatch, NotOwner, Orchestrator, unix_ms
+from .peers import FORWARDED, Peers, refuse_second_hop
 from .servicer import view_message
 
 log = logging.getLogger("frontier.bots")
@@ -86,8 +87,9 @@ class _Session:
 
 
 class BotServicer(bot_pb2_grpc.BotServiceServicer):
-    def __init__(self, core: Orchestrator) -> None:
+    def __init__(self, core: Orchestrator, peers: Peers) -> None:
         self.core = core
+        self.peers = peers
 
     async def Play(
         self, request_iterator: AsyncIterator[bot_pb2.PlayRequest], context: GrpcContext
@@ -98,7 +100,13 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             hello = await asyncio.wait_for(_first(request_iterator), HELLO_TIMEOUT_S)
             if not hello.match_id:
                 raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "hello.match_id is required")
-            hosted = await self.core.get(hello.match_id)
+            try:
+                hosted = await self.core.get(hello.match_id)
+            except NotOwner as exc:
+                refuse_second_hop(context)
+                async for reply in self._relay(exc.address, hello, request_iterator):
+                    yield reply
+                return
             seat = self.core.seat_for(hosted, hello.seat_token)
         except TimeoutError:
             await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "no Hello within 10 s")
@@ -125,6 +133,31 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 await reader
             if hosted.sessions.get(seat) is session:
                 del hosted.sessions[seat]
+
+    async def _relay(
+        self,
+        address: str,
+        hello: bot_pb2.Hello,
+        requests: AsyncIterator[bot_pb2.PlayRequest],
+    ) -> AsyncIterator[bot_pb2.PlayResponse]:
+        """Pass a bot's stream through to the orchestrator that owns its match."""
+        call = self.peers.bot_stub(address).Play(metadata=((FORWARDED, "1"),))
+
+        async def upstream() -> None:
+            await call.write(bot_pb2.PlayRequest(hello=hello))
+            async for request in requests:
+                await call.write(request)
+            await call.done_writing()
+
+        pump = asyncio.ensure_future(upstream())
+        try:
+            async for reply in call:
+                yield reply
+        finally:
+            pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await pump
+            call.cancel()
 
     def _welcome(self, hosted: HostedMatch, seat: Seat) -> bot_pb2.PlayResponse:
         clock = hosted.clock_of(seat)

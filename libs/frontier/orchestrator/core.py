@@ -40,7 +40,7 @@ import grpc
 
 from frontier.bots import default_command, make_bot
 from frontier.bots.standing import StandingPolicy, choose
-from frontier.engine import Seat, initial_state, legal_commands, make_config, to_act
+from frontier.engine import Seat, Team, initial_state, legal_commands, make_config, to_act
 from frontier.engine.config import MatchConfig
 from frontier.engine.decide import check
 from frontier.engine.domains import owner
@@ -65,6 +65,7 @@ from frontier.wire.convert import (
 
 from . import referee
 from .clients import DomainClients
+from .leases import LeaseLost, Leases
 from .referee import AnsweredBy, ClockConfig
 
 log = logging.getLogger("frontier.orchestrator")
@@ -134,17 +135,57 @@ RETRY_MAX_S = 2.0
 
 
 @dataclass(frozen=True, slots=True)
+class MatchSummary:
+    match_id: str
+    lineup: str
+    round: int
+    score_a: int
+    score_b: int
+    winner: str
+    version: int
+
+    @classmethod
+    def of(cls, match_id: str, lineup: str, state: State) -> MatchSummary:
+        return cls(
+            match_id,
+            lineup,
+            state.round,
+            state.scores[Team.A],
+            state.scores[Team.B],
+            state.winner,
+            state.version,
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Accepted:
     events: list[tuple[int, Event]]  # (seq, event), unfiltered
     to_act: Seat | None
     winner: str
 
 
+class NotOwner(Exception):
+    """Another live orchestrator holds this match's lease: the request goes to it."""
+
+    def __init__(self, match_id: str, address: str) -> None:
+        super().__init__(f"match {match_id} is served by the orchestrator at {address}")
+        self.address = address
+
+
 class Orchestrator:
-    def __init__(self, bus: Bus, clients: DomainClients, snapshot_every: int) -> None:
+    def __init__(
+        self,
+        bus: Bus,
+        clients: DomainClients,
+        snapshot_every: int,
+        leases: Leases | None = None,
+    ) -> None:
         self.bus = bus
         self.clients = clients
         self.snapshot_every = snapshot_every
+        # Without leases (a single orchestrator, in tests) every match is ours.
+        self.leases = leases
+        self._unclaimed: set[str] = set()  # clocked matches whose lease another one held
         self.matches: dict[str, HostedMatch] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._background: set[asyncio.Task[None]] = set()
@@ -177,6 +218,8 @@ class Orchestrator:
             "clock": clock.as_record(),
         }
         await self.bus.put_match(match_id, record)
+        if self.leases is not None:
+            await self.leases.acquire(match_id)  # a new match: nobody else can hold it
         hosted = HostedMatch(
             match_id=match_id,
             config=config,
@@ -199,7 +242,10 @@ class Orchestrator:
         async with lock:
             hosted = self.matches.get(match_id)
             if hosted is None:
-                loaded = await load_match(self.bus, match_id) if _valid_id(match_id) else None
+                if not _valid_id(match_id) or await self.bus.get_match(match_id) is None:
+                    raise not_found(match_id)
+                await self._own(match_id)
+                loaded = await load_match(self.bus, match_id)
                 if loaded is None:
                     raise not_found(match_id)
                 hosted = _host(match_id, loaded)
@@ -210,6 +256,54 @@ class Orchestrator:
                 self.matches[match_id] = hosted
                 self._ensure_referee(hosted)
         return hosted
+
+    async def _own(self, match_id: str) -> None:
+        """Take the match's lease, or raise NotOwner naming the live orchestrator holding it."""
+        if self.leases is None:
+            return
+        lease = await self.leases.acquire(match_id)
+        if lease is not None and lease.owner != self.leases.owner:
+            raise NotOwner(match_id, lease.address)
+
+    async def keep_leases(self) -> None:
+        """Renew our leases while we live; forget a match whose lease another one took."""
+        if self.leases is None:
+            return
+        period = self.leases.ttl_s / 3
+        while not self.draining:
+            await asyncio.sleep(period)
+            for match_id in sorted(self._unclaimed):
+                try:
+                    await self.get(match_id)
+                except NotOwner:
+                    continue
+                except Exception:
+                    log.warning("could not resume match %s", match_id, exc_info=True)
+                    continue
+                self._unclaimed.discard(match_id)
+            for match_id in list(self.leases.held):
+                try:
+                    await self.leases.renew(match_id)
+                except LeaseLost:
+                    hosted = self.matches.get(match_id)
+                    if hosted is not None:
+                        log.warning("lost the lease of %s; dropping it", match_id)
+                        self._drop(hosted)
+                except Exception:  # NATS briefly away: keep trying until the lease expires
+                    log.warning("renewing the lease of %s failed", match_id, exc_info=True)
+
+    async def summaries(self) -> list[MatchSummary]:
+        """Every registered match; ones hosted elsewhere are read from NATS, not taken."""
+        out: list[MatchSummary] = []
+        for match_id in sorted(set(await self.bus.match_ids()) | set(self.matches)):
+            hosted = self.matches.get(match_id)
+            if hosted is not None:
+                out.append(MatchSummary.of(match_id, hosted.config.lineup, hosted.state))
+                continue
+            loaded = await load_match(self.bus, match_id)
+            if loaded is not None:
+                out.append(MatchSummary.of(match_id, loaded.config.lineup, loaded.state))
+        return out
 
     async def resume(self) -> None:
         """After a (re)start: load every match with a clock or standing answers, so its
@@ -226,12 +320,12 @@ class Orchestrator:
                     if not isinstance(clock, dict) or not ClockConfig.from_record(clock).enabled:
                         continue
                 await self.get(match_id)
+            except NotOwner:
+                # A live orchestrator runs it -- or a dead one whose lease has not expired
+                # yet: keep_leases tries again until somebody (maybe us) owns it.
+                self._unclaimed.add(match_id)
             except Exception:
                 log.warning("could not resume match %s", match_id, exc_info=True)
-
-    async def all_matches(self) -> list[HostedMatch]:
-        ids = set(await self.bus.match_ids()) | set(self.matches)
-        return [await self.get(m) for m in sorted(ids)]
 
     def seat_for(self, hosted: HostedMatch, token: str) -> Seat:
         if not token:
@@ -369,6 +463,8 @@ class Orchestrator:
         """Forget a match another orchestrator now writes (it is reloaded on next use)."""
         if self.matches.get(hosted.match_id) is hosted:
             self.matches.pop(hosted.match_id, None)
+        if self.leases is not None:
+            self.leases.held.pop(hosted.match_id, None)
         if hosted.referee is not None and hosted.referee is not asyncio.current_task():
             hosted.referee.cancel()
 
@@ -689,6 +785,10 @@ class Orchestrator:
         for hosted in list(self.matches.values()):
             if hosted.referee is not None:
                 hosted.referee.cancel()
+        if self.leases is not None:  # let another orchestrator take over at once
+            for match_id in list(self.leases.held):
+                with contextlib.suppress(Exception):
+                    await self.leases.release(match_id)
         for task in list(self._background):
             await task
 

@@ -21,8 +21,6 @@ from dataclasses import dataclass
 from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError, NotFoundError
 from nats.js.kv import KeyValue
 
-LEASES_BUCKET = "frontier-leases"
-
 
 @dataclass(frozen=True, slots=True)
 class Lease:
@@ -78,7 +76,9 @@ class Leases:
         try:
             if current is None:
                 revision = await self.kv.create(match_id, self._value(now))
-            elif current.owner == self.owner or not current.alive(now):
+            elif (
+                current.owner == self.owner or not current.alive(now) or self._predecessor(current)
+            ):
                 revision = await self.kv.update(match_id, self._value(now), last=current.revision)
             else:
                 return current
@@ -88,6 +88,11 @@ class Leases:
             return await self.get(match_id)  # somebody else won the race
         self.held[match_id] = revision
         return Lease(match_id, self.owner, self.address, now + self.ttl_s, revision)
+
+    def _predecessor(self, lease: Lease) -> bool:
+        """A lease of an earlier process at our own address: that process is gone (we
+        listen there now, and servers do not share ports), so waiting for expiry is moot."""
+        return lease.address == self.address
 
     async def renew(self, match_id: str) -> None:
         """Extend our lease; raises LeaseLost if another orchestrator took it."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import uuid
 
 import grpc
 
@@ -15,6 +16,8 @@ from frontier.v1 import bot_pb2, bot_pb2_grpc, match_pb2, match_pb2_grpc
 from .bot_service import BotServicer
 from .clients import DomainClients
 from .core import Orchestrator
+from .leases import Leases
+from .peers import Peers
 from .servicer import MatchServicer
 
 SERVICE_NAME = match_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name
@@ -28,20 +31,28 @@ async def run(
 ) -> None:
     bus = await Bus.connect(settings.nats_url, settings.stream, name="frontier-orchestrator")
     clients = DomainClients(settings)
-    core = Orchestrator(bus, clients, settings.snapshot_every)
+    address = (
+        settings.advertise_address or f"{settings.host}:{settings.listen_port('orchestrator')}"
+    )
+    leases = Leases(await bus.leases_bucket(), uuid.uuid4().hex, address, settings.lease_ttl_s)
+    core = Orchestrator(bus, clients, settings.snapshot_every, leases)
+    peers = Peers(settings.call_timeout_s)
 
     def register(server: grpc.aio.Server) -> None:
-        match_pb2_grpc.add_MatchServiceServicer_to_server(MatchServicer(core), server)
-        bot_pb2_grpc.add_BotServiceServicer_to_server(BotServicer(core), server)
+        match_pb2_grpc.add_MatchServiceServicer_to_server(MatchServicer(core, peers), server)
+        bot_pb2_grpc.add_BotServiceServicer_to_server(BotServicer(core, peers), server)
 
     async def on_stop() -> None:
         resuming.cancel()
+        renewing.cancel()
         await core.close()
+        await peers.close()
         await clients.close()
         await bus.close()
 
     # matches with a clock keep their deadlines across a restart (see Orchestrator.resume)
     resuming = asyncio.ensure_future(core.resume())
+    renewing = asyncio.ensure_future(core.keep_leases())
     await serve(
         "orchestrator",
         settings,

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
 
 import grpc
 
@@ -20,10 +22,14 @@ from frontier.wire.convert import (
     event_to_proto,
 )
 
-from .core import HostedMatch, Orchestrator
+from .core import HostedMatch, NotOwner, Orchestrator
+from .peers import FORWARDED, Peers, refuse_second_hop
 from .referee import ClockConfig, InvalidClock
 
 _POLICY_PREFIX = "STANDING_POLICY_"
+
+
+R = TypeVar("R")
 
 
 def _seat_proto(seat: Seat | None) -> types_pb2.Seat.ValueType:
@@ -78,9 +84,24 @@ def view_message(hosted: HostedMatch, viewer: Seat | None) -> types_pb2.View:
     )
 
 
+def routed(method: Callable[..., Awaitable[R]]) -> Callable[..., Awaitable[R]]:
+    """Serve locally, or forward to the orchestrator that owns the match (NotOwner)."""
+
+    @functools.wraps(method)
+    async def wrapper(self: MatchServicer, request: Any, context: GrpcContext) -> R:
+        try:
+            return await method(self, request, context)
+        except NotOwner as exc:
+            reply: R = await self.peers.unary(exc.address, method.__name__, request, context)
+            return reply
+
+    return wrapper
+
+
 class MatchServicer(match_pb2_grpc.MatchServiceServicer):
-    def __init__(self, core: Orchestrator) -> None:
+    def __init__(self, core: Orchestrator, peers: Peers) -> None:
         self.core = core
+        self.peers = peers
 
     @grpc_errors
     async def CreateMatch(
@@ -110,19 +131,20 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         return match_pb2.ListMatchesResponse(
             matches=[
                 match_pb2.MatchSummary(
-                    match_id=h.match_id,
-                    lineup=h.config.lineup,
-                    round=h.state.round,
-                    score_a=h.state.scores[Seat.A1.team],
-                    score_b=h.state.scores[Seat.B1.team],
-                    winner=h.state.winner,
-                    version=h.state.version,
+                    match_id=m.match_id,
+                    lineup=m.lineup,
+                    round=m.round,
+                    score_a=m.score_a,
+                    score_b=m.score_b,
+                    winner=m.winner,
+                    version=m.version,
                 )
-                for h in await self.core.all_matches()
+                for m in await self.core.summaries()
             ]
         )
 
     @grpc_errors
+    @routed
     async def GetView(
         self, request: match_pb2.GetViewRequest, context: GrpcContext
     ) -> match_pb2.GetViewResponse:
@@ -132,6 +154,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         return match_pb2.GetViewResponse(view=view_message(hosted, viewer))
 
     @grpc_errors
+    @routed
     async def ListLegalCommands(
         self, request: match_pb2.ListLegalCommandsRequest, context: GrpcContext
     ) -> match_pb2.ListLegalCommandsResponse:
@@ -148,6 +171,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         )
 
     @grpc_errors
+    @routed
     async def SubmitCommand(
         self, request: match_pb2.SubmitCommandRequest, context: GrpcContext
     ) -> match_pb2.SubmitCommandResponse:
@@ -190,6 +214,14 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     ) -> AsyncIterator[match_pb2.WatchEventsResponse]:
         try:
             _require_match_id(request.match_id)
+            try:
+                await self.core.get(request.match_id)
+            except NotOwner as exc:
+                refuse_second_hop(context)
+                stub = self.peers.match_stub(exc.address)
+                async for reply in stub.WatchEvents(request, metadata=((FORWARDED, "1"),)):
+                    yield reply
+                return
             async for seq, event, record in self.core.watch(
                 request.match_id, request.seat_token, request.from_version
             ):
@@ -207,6 +239,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             await context.abort(code, message)
 
     @grpc_errors
+    @routed
     async def SetStandingAnswers(
         self, request: match_pb2.SetStandingAnswersRequest, context: GrpcContext
     ) -> match_pb2.SetStandingAnswersResponse:
@@ -221,6 +254,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         return match_pb2.SetStandingAnswersResponse(answers=_answers_message(stored))
 
     @grpc_errors
+    @routed
     async def GetStandingAnswers(
         self, request: match_pb2.GetStandingAnswersRequest, context: GrpcContext
     ) -> match_pb2.GetStandingAnswersResponse:
@@ -229,6 +263,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         return match_pb2.GetStandingAnswersResponse(answers=_answers_message(stored))
 
     @grpc_errors
+    @routed
     async def ExportReplay(
         self, request: match_pb2.ExportReplayRequest, context: GrpcContext
     ) -> match_pb2.ExportReplayResponse:

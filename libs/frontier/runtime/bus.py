@@ -36,6 +36,7 @@ ALL_EVENTS = f"{SUBJECT_PREFIX}.*.events"
 LOBBY = "frontier.lobby"
 MATCHES_BUCKET = "frontier-matches"
 SNAPSHOTS_BUCKET = "frontier-snapshots"
+LEASES_BUCKET = "frontier-leases"
 STANDING_BUCKET = "frontier-standing"
 WRONG_LAST_SEQUENCE = 10071  # JetStream error code: expected last subject sequence mismatch
 
@@ -214,6 +215,10 @@ class Bus:
             if type(exc).__name__ == "NoKeysError":
                 return []
             raise
+
+    async def leases_bucket(self) -> KeyValue:
+        """The KV bucket of match leases (many orchestrators; see orchestrator/leases.py)."""
+        return await self._bucket(LEASES_BUCKET)
 
     async def put_snapshot(self, match_id: str, blob: bytes) -> None:
         await self.snapshots.put(match_id, blob)

@@ -39,7 +39,11 @@ async def serve(
     ``on_drain`` runs once health says NOT_SERVING and before the grace period: a service
     with long-lived streams ends them there (clients reconnect elsewhere), so that they do
     not hold the shutdown for the whole grace period."""
-    server = grpc.aio.server(interceptors=grpc_server_interceptors())
+    # No SO_REUSEPORT: a second process must not silently share a service's port (the
+    # orchestrator's leases rely on "one process per address").
+    server = grpc.aio.server(
+        interceptors=grpc_server_interceptors(), options=(("grpc.so_reuseport", 0),)
+    )
     register(server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

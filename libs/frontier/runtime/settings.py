@@ -54,3 +54,9 @@ class OrchestratorSettings(ServiceSettings):
     scoring_url: str = "127.0.0.1:50055"
     turn_order_url: str = "127.0.0.1:50056"
     snapshot_every: int = Field(default=50, ge=1, description="commands between snapshots")
+    advertise_address: str = Field(
+        default="", description="where other orchestrators reach this one (default host:port)"
+    )
+    lease_ttl_s: float = Field(
+        default=3.0, gt=0.2, le=60, description="match lease lifetime; renewed every third"
+    )

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 
 from frontier.engine.state import State
 
-# /2 added the seats' clocks; a /1 snapshot is ignored and the match rebuilt from its stream.
-FORMAT = "frontier.snapshot/2"
+# /2 added the seats' clocks; /3 the engine State's carried contraband and crate (R16-R19).
+# An older snapshot is ignored and the match rebuilt from its stream.
+FORMAT = "frontier.snapshot/3"
 
 
 @dataclass(slots=True)

@@ -1,0 +1,57 @@
+"""Forwarding a request to the orchestrator that owns the match (see leases.py).
+
+Why forwarding rather than redirecting the client: any orchestrator can then be the one a
+client, a bot or a load balancer talks to, and no client needs to know about ownership.  A
+forwarded request carries ``x-frontier-forwarded``; an orchestrator that is not the owner
+of a forwarded request does not forward it again (ownership moved meanwhile) but answers
+UNAVAILABLE, so a request never bounces around and the client simply retries.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import grpc
+
+from frontier.runtime.domain import GrpcContext
+from frontier.runtime.errors import ServiceError
+from frontier.runtime.telemetry import grpc_client_interceptors
+from frontier.v1 import bot_pb2_grpc, match_pb2_grpc
+
+FORWARDED = "x-frontier-forwarded"
+
+
+class Peers:
+    def __init__(self, timeout_s: float) -> None:
+        self.timeout_s = timeout_s
+        self._channels: dict[str, grpc.aio.Channel] = {}
+
+    def _channel(self, address: str) -> grpc.aio.Channel:
+        channel = self._channels.get(address)
+        if channel is None:
+            channel = grpc.aio.insecure_channel(address, interceptors=grpc_client_interceptors())
+            self._channels[address] = channel
+        return channel
+
+    def match_stub(self, address: str) -> Any:
+        return match_pb2_grpc.MatchServiceStub(self._channel(address))
+
+    def bot_stub(self, address: str) -> Any:
+        return bot_pb2_grpc.BotServiceStub(self._channel(address))
+
+    async def unary(self, address: str, method: str, request: Any, context: GrpcContext) -> Any:
+        refuse_second_hop(context)
+        call = getattr(self.match_stub(address), method)
+        return await call(request, timeout=self.timeout_s, metadata=((FORWARDED, "1"),))
+
+    async def close(self) -> None:
+        for channel in self._channels.values():
+            await channel.close()
+
+
+def refuse_second_hop(context: GrpcContext) -> None:
+    metadata = context.invocation_metadata() or ()
+    if any(key == FORWARDED for key, _ in metadata):
+        raise ServiceError(
+            grpc.StatusCode.UNAVAILABLE, "the match is changing orchestrators; retry"
+        )

@@ -1,0 +1,93 @@
+"""Several orchestrators share matches through leases; SIGKILL the owner, the other takes over."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+
+from frontier.load import ROUND_ROBIN, MatchRun, play_match
+from frontier.stack import Stack, StackConfig
+from frontier.v1 import match_pb2, match_pb2_grpc
+
+from .client import MIRROR
+from .stream_check import check_stream
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def two_orchestrators(tmp_path: Path) -> Iterator[Stack]:
+    config = StackConfig.ephemeral(
+        tmp_path, orchestrators=2, extra_env={"FRONTIER_LEASE_TTL_S": "1.5"}
+    )
+    with Stack(config) as stack:
+        yield stack
+
+
+def test_any_orchestrator_serves_any_match(two_orchestrators: Stack) -> None:
+    config = two_orchestrators.config
+    with (
+        grpc.insecure_channel(config.address("orchestrator")) as a,
+        grpc.insecure_channel(config.address("orchestrator-2")) as b,
+    ):
+        stub_a = match_pb2_grpc.MatchServiceStub(a)
+        stub_b = match_pb2_grpc.MatchServiceStub(b)
+        created = stub_a.CreateMatch(
+            match_pb2.CreateMatchRequest(config=match_pb2.MatchConfig(seed=4, lineup=MIRROR))
+        )
+        # the match lives on A; B answers for it by forwarding
+        via_a = stub_a.GetView(match_pb2.GetViewRequest(match_id=created.match_id)).view
+        via_b = stub_b.GetView(match_pb2.GetViewRequest(match_id=created.match_id)).view
+        assert via_a == via_b
+        token = created.seats[0].token
+        legal = stub_b.ListLegalCommands(
+            match_pb2.ListLegalCommandsRequest(match_id=created.match_id, seat_token=token)
+        )
+        reply = stub_b.SubmitCommand(
+            match_pb2.SubmitCommandRequest(
+                match_id=created.match_id,
+                seat_token=token,
+                command_id="c1",
+                legal_id=legal.commands[0].id,
+            )
+        )
+        assert reply.version > 0
+        listed = stub_b.ListMatches(match_pb2.ListMatchesRequest()).matches
+        assert [m.version for m in listed if m.match_id == created.match_id] == [reply.version]
+
+
+def test_sigkill_the_owner_and_the_other_orchestrator_takes_over(
+    two_orchestrators: Stack,
+) -> None:
+    config = two_orchestrators.config
+    runs: list[MatchRun] = []
+    started = threading.Event()
+
+    async def play() -> None:
+        async with grpc.aio.insecure_channel(
+            config.orchestrator_target, options=ROUND_ROBIN
+        ) as channel:
+            stub = match_pb2_grpc.MatchServiceStub(channel)
+            # round robin: the three matches are created on both orchestrators
+            tasks = [asyncio.ensure_future(play_match(stub, s, MIRROR)) for s in (31, 32, 33)]
+            await asyncio.sleep(0.5)  # some commands go through before the kill
+            started.set()
+            runs.extend(await asyncio.gather(*tasks))
+
+    player = threading.Thread(target=lambda: asyncio.run(play()))
+    player.start()
+    assert started.wait(60)
+    time.sleep(1.0)
+    two_orchestrators.kill("orchestrator")  # owns the matches it created
+    player.join(300)
+    assert not player.is_alive()
+    assert len(runs) == 3 and all(r.winner for r in runs)
+    assert sum(r.retries for r in runs) > 0  # the failure was really felt
+    for run in runs:
+        check_stream(config.nats_url, run.match_id, run.seed, MIRROR)
