@@ -27,11 +27,11 @@ from frontier.engine import (
     State,
     Team,
     evolve,
-    execute,
     initial_state,
     legal_commands,
     to_act,
 )
+from frontier.engine.decide import execute_chosen
 from frontier.engine.hashing import state_hash
 from frontier.engine.pieces import BUILDINGS, WARRIOR
 
@@ -149,13 +149,15 @@ def play(
         if on_round is not None:
             on_round(summary)
 
+    legal: list[Command] | None = None  # the next seat's commands, when already known
     while (seat := to_act(state)) is not None:
         if result.command_count >= max_commands:
             raise MatchAborted(
                 f"the match did not end within {max_commands} commands "
                 f"(round {state.round}, step {state.step})"
             )
-        legal = legal_commands(state, seat)
+        if legal is None:
+            legal = legal_commands(state, seat)
         if not legal:
             raise MatchAborted(
                 f"seat {seat.value} must act but has no legal command "
@@ -165,7 +167,7 @@ def play(
         cmd = bots[seat].choose(state, seat, legal)
         before = state.clone() if want_summaries else None
         try:
-            events = execute(state, cmd)
+            events, legal = execute_chosen(state, cmd, legal)
         except Exception as exc:
             # Keep the original traceback, but say which command of which match broke.
             exc.add_note(

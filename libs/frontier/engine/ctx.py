@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from . import vagabond_state
 from .board import board
-from .model import Event, EventKind, Seat, Team
+from .model import Command, Event, EventKind, Seat, Team
 from .pieces import BASES, BUILDINGS, SYMPATHY, TOKENS, WARRIOR
 from .state import State
 
@@ -21,11 +21,15 @@ class MatchEnded(Exception):
 
 
 class Ctx:
-    __slots__ = ("events", "state")
+    __slots__ = ("events", "next_legal", "state")
 
     def __init__(self, state: State) -> None:
         self.state = state
         self.events: list[Event] = []
+        # The active seat's legal commands, when the turn machinery had to compute them to
+        # see that the seat must choose: (seat, state version, commands).  A caller about to
+        # ask for them again (the match runner) may reuse them while the version is equal.
+        self.next_legal: tuple[Seat, int, list[Command]] | None = None
 
     def emit(self, kind: EventKind, **fields: object) -> Event:
         event = Event(kind, **fields)  # type: ignore[arg-type]
@@ -97,7 +101,8 @@ class Ctx:
     def remove(
         self, owner: Seat, clearing: str, piece: str, n: int, remover: Seat | None, reason: str
     ) -> None:
-        """Remove pieces; an enemy remover scores 1 VP per building or token."""
+        """Remove pieces; an enemy remover scores 1 VP per building or token.  The last warrior
+        of a seat carrying contraband drops it in the clearing (R18)."""
         if n <= 0:
             return
         self.emit(
@@ -109,6 +114,10 @@ class Ctx:
             target=remover.value if remover else "",
             text=reason,
         )
+        if piece == WARRIOR and self.state.carried.get(clearing):  # R18: contraband drops
+            from .contraband import after_removal as drop_contraband
+
+            drop_contraband(self, owner, clearing)
         if (
             remover is not None
             and remover.team is not owner.team

@@ -210,3 +210,23 @@ def execute(state: State, cmd: Command) -> list[Event]:
     ctx = Ctx(state)
     run(ctx, cmd)
     return ctx.events
+
+
+def execute_chosen(
+    state: State, cmd: Command, legal: list[Command]
+) -> tuple[list[Event], list[Command] | None]:
+    """:func:`execute` for a command picked from ``legal`` = ``legal_commands(state, seat)``.
+
+    Validation is the membership test against that very list (computing it again would
+    give the same list), and the result carries the next seat's legal commands when the
+    turn machinery already computed them (else None).  This is the in-process runner's
+    fast path: it halves the legal-command enumerations per command.
+    """
+    if cmd not in legal:
+        check(state, cmd)  # raises the specific error
+    ctx = Ctx(state)
+    run(ctx, cmd)
+    cached = ctx.next_legal
+    if cached is not None and cached[1] == state.version and cached[0] is to_act(state):
+        return ctx.events, cached[2]
+    return ctx.events, None

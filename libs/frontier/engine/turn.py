@@ -56,9 +56,13 @@ def step_commands(state: State, seat: Seat) -> list[Command]:
     return own
 
 
-def _waits(state: State, seat: Seat) -> bool:
+def _waits(ctx: Ctx, seat: Seat) -> bool:
     """An interactive step waits while the seat has a choice other than ending it."""
-    return any(c.kind is not CommandKind.END_PHASE for c in step_commands(state, seat))
+    commands = step_commands(ctx.state, seat)
+    if any(c.kind is not CommandKind.END_PHASE for c in commands):
+        ctx.next_legal = (seat, ctx.state.version, commands)
+        return True
+    return False
 
 
 # ----- moving on ---------------------------------------------------------------------------
@@ -86,7 +90,7 @@ def advance(ctx: Ctx) -> None:
                 return
             _next_setup_step(ctx, seat, faction)
             continue
-        if _waits(state, seat):
+        if _waits(ctx, seat):
             return
         steps = rules_for(faction).turn_steps
         index = steps.index(state.step)
