@@ -31,7 +31,9 @@ from frontier.engine import (
 from frontier.engine.board import board
 from frontier.engine.cards import deck_ids
 from frontier.engine.hashing import state_hash
+from frontier.engine.setup import RUIN_ITEMS, map_stock
 from frontier.engine.sympathy import AllianceState
+from frontier.engine.vagabond_state import VagabondState, starting_items
 
 LINEUP = "A=marquise;B=marquise"
 A = Seat.A1
@@ -265,6 +267,44 @@ def assert_conserved(state: State) -> None:
                 assert here == total, f"{seat} {kind}: {here} != {total}"
 
 
+def item_locations(state: State) -> dict[str, int]:
+    """How many items are where: both map stocks (R10), Crafted Items boxes, ruins (R9),
+    Vagabonds' items, contraband dropped and carried (R16-R18) and the crate (R19)."""
+    vagabonds = [st.extra for st in state.seats.values() if isinstance(st.extra, VagabondState)]
+    return {
+        "stock": sum(sum(stock.values()) for stock in state.stock.values()),
+        "crafted": sum(len(st.crafted_items) for st in state.seats.values()),
+        "ruins": sum(len(items) for items in state.ruins.values()),
+        "vagabonds": sum(len(vs.items) for vs in vagabonds),
+        "dropped": sum(len(items) for items in state.dropped.values()),
+        "carried": sum(len(i) for per in state.carried.values() for i in per.values()),
+        "crate": len(state.crate),
+    }
+
+
+def items_in_the_box(state: State) -> int:
+    """Every item of a match: two stocks of 12, 8 ruin items, the Vagabonds' starting items."""
+    stocks = 2 * sum(map_stock().values())
+    starting = sum(
+        len(starting_items(st.character))
+        for st in state.seats.values()
+        if isinstance(st.extra, VagabondState) and st.character is not None
+    )
+    return stocks + len(RUIN_ITEMS) + starting
+
+
+def assert_items_conserved(state: State, removed_from_game: int = 0) -> None:
+    """Each item is in exactly one place; ``removed_from_game`` counts the items a Vagabond
+    removed at its item limit (they leave the game without going to the crate)."""
+    where = item_locations(state)
+    assert sum(where.values()) + removed_from_game == items_in_the_box(state), where
+    for clearing, per_seat in state.carried.items():  # carried contraband has a carrier (R18)
+        for carrier, items in per_seat.items():
+            assert items, f"an empty carried list for {carrier} in {clearing}"
+            warriors = state.pieces[clearing].get(carrier, {}).get("warrior", 0)
+            assert warriors > 0, f"{carrier} carries {items} in {clearing} without a warrior"
+
+
 # ----- a seeded test bot (frontier.engine.rng, never random) ----------------------------------
 
 
@@ -342,7 +382,9 @@ def card_not_matching(suit: str) -> str:
     return next(CARD_OF[s] for s in ("fox", "rabbit", "mouse") if s != suit)
 
 
-ITEM_FIELDS = frozenset({"crafted_items", "items", "satchel", "dropped", "stock"})
+ITEM_FIELDS = frozenset(
+    {"crafted_items", "items", "satchel", "dropped", "carried", "crate", "stock"}
+)
 
 
 def string_values(obj: Any, skip: frozenset[str] = ITEM_FIELDS) -> set[str]:

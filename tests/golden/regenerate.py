@@ -1,47 +1,129 @@
-"""Regenerate the golden playthrough ``playthrough.json`` (run from the repository root):
+"""Regenerate the golden playthroughs (run from the repository root):
 
     .venv/bin/python -m tests.golden.regenerate
 
-The match is played by :class:`tests.engine_helpers.KindFirstBot`, a seeded random bot built
-on :mod:`frontier.engine.rng` (never :mod:`random`), so the same engine always writes the
-same file.  Each entry records the acting seat, the command as its stable ``Command.key()``
-and the events it caused; ``tests/golden/test_golden.py`` replays the keys and compares the
-events exactly.  Regenerate only when a rules change is *meant* to change the events, and
-review the diff of the JSON file like code.
+Each golden is one whole match played by :class:`tests.engine_helpers.KindFirstBot`, a seeded
+random bot built on :mod:`frontier.engine.rng` (never :mod:`random`), so the same engine always
+writes the same files.  Each entry records the acting seat, the command as its stable
+``Command.key()`` and the events it caused; ``tests/golden/test_golden.py`` replays the keys
+and compares the events exactly.  Regenerate only when a rules change is *meant* to change the
+events, and review the diff of the JSON files like code.
+
+``playthrough.json`` is the original two-Marquise match.  The ``default_lineup_*.json`` files
+play R2's default lineup (A = Marquise, Eyrie, Thief; B = Marquise, Alliance, Tinker) with
+seeds picked so that, together, they craft contraband carried and dropped, collect, move,
+drop, seize and validate it, pick it up with a Vagabond's torch, and carry wood across a
+bridge (R16-R21, R26); each file lists those ``highlights``, and the tests check that the set
+stays covered.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.engine_helpers import LINEUP, event_dict, playout
+from frontier.engine import Command, Event, EventKind, State, initial_state, make_config
+from frontier.engine.decide import execute, legal_commands, to_act
+from frontier.engine.lineup import R2_DEFAULT_LINEUP
+from tests.engine_helpers import LINEUP, KindFirstBot, event_dict
 
-GOLDEN = Path(__file__).with_name("playthrough.json")
-SEED = 36
-BOT_SEED = 36
+HERE = Path(__file__).parent
 PATIENCE = 3  # the bot ends a phase only 1 time in 3 when it could act instead
+MAX_COMMANDS = 5_000
 
 
-def build() -> dict[str, Any]:
-    state, log = playout(SEED, BOT_SEED, patience=PATIENCE)
-    return {
+@dataclass(frozen=True, slots=True)
+class Golden:
+    name: str
+    lineup: str
+    seed: int
+    bot_seed: int
+    patience: int = PATIENCE
+
+    @property
+    def path(self) -> Path:
+        return HERE / f"{self.name}.json"
+
+
+GOLDENS: tuple[Golden, ...] = (
+    Golden("playthrough", LINEUP, 36, 36),
+    Golden("default_lineup_130", R2_DEFAULT_LINEUP, 130, 130),  # carried craft, wood
+    Golden("default_lineup_429", R2_DEFAULT_LINEUP, 429, 429),  # the Tinker's torch (R20)
+    Golden("default_lineup_530", R2_DEFAULT_LINEUP, 530, 530),  # collected, validated
+    Golden("default_lineup_919", R2_DEFAULT_LINEUP, 919, 919),  # dropped, seized
+)
+GOLDEN = GOLDENS[0].path  # the original file
+
+# What the default-lineup goldens must exercise between them (see ``highlights``).
+CONTRABAND_HIGHLIGHTS = frozenset(
+    {
+        "card_crafted:carried",
+        "card_crafted:dropped",
+        "contraband_collected",
+        "contraband_moved",
+        "contraband_dropped",
+        "contraband_seized",
+        "contraband_validated",
+        "bridge_crossed:wood",
+        "item_gained:dropped",
+    }
+)
+
+
+def highlight(event: Event) -> str | None:
+    """The contraband (R16-R21) or wood transport (R26) fact an event shows, if any."""
+    if event.kind.value.startswith("contraband_"):
+        return event.kind.value
+    if event.kind is EventKind.CARD_CRAFTED and event.to:
+        return "card_crafted:" + ("carried" if event.target else "dropped")
+    if event.kind is EventKind.BRIDGE_CROSSED and event.text == "wood":
+        return "bridge_crossed:wood"
+    if event.kind is EventKind.ITEM_GAINED and event.text == "dropped":  # the torch (R20)
+        return "item_gained:dropped"
+    return None
+
+
+def new_match(golden: Golden) -> State:
+    return initial_state(make_config(seed=golden.seed, lineup=golden.lineup))
+
+
+def playout(golden: Golden) -> tuple[State, list[tuple[Command, list[Event]]]]:
+    state = new_match(golden)
+    bot = KindFirstBot(golden.bot_seed, golden.patience)
+    log: list[tuple[Command, list[Event]]] = []
+    while not state.over:
+        assert len(log) < MAX_COMMANDS, "the match does not end"
+        seat = to_act(state)
+        assert seat is not None
+        cmd = bot.choose(legal_commands(state, seat))
+        log.append((cmd, execute(state, cmd)))
+    return state, log
+
+
+def build(golden: Golden) -> dict[str, Any]:
+    state, log = playout(golden)
+    data: dict[str, Any] = {
         "about": "Golden playthrough; regenerate with: python -m tests.golden.regenerate",
-        "seed": SEED,
-        "lineup": LINEUP,
-        "bot": {"name": "KindFirstBot", "seed": BOT_SEED, "patience": PATIENCE},
+        "seed": golden.seed,
+        "lineup": golden.lineup,
+        "bot": {"name": "KindFirstBot", "seed": golden.bot_seed, "patience": golden.patience},
         "result": {
             "winner": state.winner,
             "reason": state.end_reason,
             "scores": {t.value: n for t, n in state.scores.items()},
             "round": state.round,
         },
-        "steps": [
-            {"seat": cmd.seat.value, "command": cmd.key(), "events": [event_dict(e) for e in ev]}
-            for cmd, ev in log
-        ],
     }
+    found = sorted({h for _, events in log for e in events if (h := highlight(e)) is not None})
+    if found:
+        data["highlights"] = found
+    data["steps"] = [
+        {"seat": cmd.seat.value, "command": cmd.key(), "events": [event_dict(e) for e in ev]}
+        for cmd, ev in log
+    ]
+    return data
 
 
 def dump(data: dict[str, Any]) -> str:
@@ -68,10 +150,11 @@ def dump(data: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    data = build()
-    GOLDEN.write_text(dump(data))
-    events = sum(len(s["events"]) for s in data["steps"])
-    print(f"wrote {GOLDEN}: {len(data['steps'])} commands, {events} events")
+    for golden in GOLDENS:
+        data = build(golden)
+        golden.path.write_text(dump(data))
+        events = sum(len(s["events"]) for s in data["steps"])
+        print(f"wrote {golden.path}: {len(data['steps'])} commands, {events} events")
 
 
 if __name__ == "__main__":

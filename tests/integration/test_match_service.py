@@ -10,6 +10,7 @@ import grpc
 import pytest
 
 from frontier.engine import Seat
+from frontier.engine.lineup import R2_DEFAULT_LINEUP
 from frontier.engine.model import Command, CommandKind, EventKind
 from frontier.remote_match import play_remote
 from frontier.stack import Stack
@@ -27,6 +28,23 @@ def test_stack_events_equal_in_process_engine_event_for_event(stack: Stack, seed
     assert result.verified, result.message
     assert result.winner in {"A", "B", "draw"}
     assert result.replay is not None and len(result.replay.events) > 100
+
+
+@pytest.mark.parametrize(
+    ("seed", "expected"),
+    [
+        (20, {"contraband_collected", "contraband_moved", "contraband_validated"}),  # R17, R18
+        (36, {"contraband_seized"}),  # R19
+    ],
+)
+def test_R18_R19_stack_equals_engine_with_contraband_in_the_default_lineup(
+    stack: Stack, seed: int, expected: set[str]
+) -> None:
+    """COLLECT goes to the crafting domain and SEIZE to combat; events still match."""
+    result = play_remote(stack.config.address("orchestrator"), seed, R2_DEFAULT_LINEUP)
+    assert result.verified, result.message
+    assert result.replay is not None
+    assert expected <= {e.kind.value for e in result.replay.events}
 
 
 def _code(exc: pytest.ExceptionInfo[grpc.RpcError]) -> grpc.StatusCode:

@@ -2,9 +2,10 @@
 
 For any seed and any random bot: the match ends without an exception; after every command
 ``decide`` predicts exactly what ``execute`` applies, every card is exactly once somewhere
-(the Decree included), every piece is on the board or in its owner's supply, the Decree holds
-both Loyal Viziers, no view shows another seat's hand, and folding the whole event stream
-onto the initial state rebuilds the live state (``state_hash``).
+(the Decree included), every piece is on the board or in its owner's supply, every item is in
+one place (contraband and the crate included), the Decree holds both Loyal Viziers, no view
+shows another seat's hand, and folding the whole event stream onto the initial state rebuilds
+the live state (``state_hash``).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from frontier.engine.factions.eyrie import VIZIERS, EyrieState
 from frontier.engine.hashing import state_hash
 from frontier.engine.model import Faction, Item
 from frontier.engine.view import can_see_hand, view
-from tests.engine_helpers import MARQUISE_SUPPLY, KindFirstBot
+from tests.engine_helpers import MARQUISE_SUPPLY, KindFirstBot, assert_items_conserved
 from tests.eyrie_helpers import all_cards_with_decree
 
 LINEUPS = ("A=marquise,eyrie;B=marquise,eyrie", "A=marquise,eyrie;B=marquise")
@@ -58,6 +59,7 @@ def check_conserved(state: State) -> None:
             for kind, n in MARQUISE_SUPPLY.items():
                 assert total.get(kind, 0) == n or (kind == "keep" and total.get(kind, 0) == 0)
     assert min(state.scores.values()) >= 0  # R31
+    assert_items_conserved(state)  # stocks, crafted, ruins, contraband, crate (R16-R19)
 
 
 def check_hands_hidden(state: State) -> None:

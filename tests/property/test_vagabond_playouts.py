@@ -3,10 +3,11 @@ exception, and folding the events rebuilds the live state.
 
 Lineups: "A=marquise,,thief;B=marquise,,tinker" and "A=marquise,,ranger;B=marquise,,thief"
 (the second seats stay empty).  Checked after every command: the 47 cards are each exactly
-once; every item is in a map stock, a Crafted Items box, a ruin, a Vagabond's hands or
-dropped on the map, unless an item limit removed it from the game; the 15 quests are face
-up, in the quest deck or completed.  At the end: the fold from ``initial_state`` equals the
-live state (``state_hash``), and no view shows the quest deck or a hidden ruin item.
+once; every item is in a map stock, a Crafted Items box, a ruin, a Vagabond's hands,
+dropped or carried on the map or in the crate, unless an item limit removed it from the game;
+the 15 quests are face up, in the quest deck or completed.  At the end: the fold from
+``initial_state`` equals the live state (``state_hash``), and no view shows the quest deck or
+a hidden ruin item.
 """
 
 from __future__ import annotations
@@ -32,7 +33,12 @@ from frontier.engine.cards import deck_ids
 from frontier.engine.hashing import state_hash
 from frontier.engine.vagabond_state import VagabondState, is_clearing, quests, vagabond_seats
 from frontier.engine.view import view
-from tests.engine_helpers import KindFirstBot, all_cards
+from tests.engine_helpers import (
+    KindFirstBot,
+    all_cards,
+    assert_items_conserved,
+    items_in_the_box,
+)
 
 LINEUPS = ("A=marquise,,thief;B=marquise,,tinker", "A=marquise,,ranger;B=marquise,,thief")
 SEEDS = hs.integers(min_value=0, max_value=2**62)
@@ -53,14 +59,9 @@ def _vagabonds(state: State) -> list[VagabondState]:
 
 def check_step(state: State, removed_items: int) -> None:
     assert sorted(all_cards(state)) == sorted(deck_ids())
-    items = sum(sum(stock.values()) for stock in state.stock.values())
-    items += sum(len(st.crafted_items) for st in state.seats.values())
-    items += sum(len(dropped) for dropped in state.dropped.values())
-    items += sum(len(ruin) for ruin in state.ruins.values())
     vagabonds = _vagabonds(state)
-    items += sum(len(vs.items) for vs in vagabonds)
-    expected = MAP_STOCK_ITEMS + RUIN_ITEMS + STARTING_ITEMS * len(vagabonds)
-    assert items + removed_items == expected
+    assert items_in_the_box(state) == MAP_STOCK_ITEMS + RUIN_ITEMS + STARTING_ITEMS * len(vagabonds)
+    assert_items_conserved(state, removed_items)
     done = [q for vs in vagabonds for q in vs.quests_done]
     assert sorted([*state.quests, *state.quest_deck, *done]) == sorted(quests())
     assert len(state.quests) == min(3, 15 - len(done))

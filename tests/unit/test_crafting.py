@@ -121,5 +121,8 @@ def test_R16_workshops_on_the_rival_map_never_craft_from_the_home_stock() -> Non
     state.pieces[fox][A] = {"workshop": 1}
     state.seats[A].supply["workshop"] -= 1
     crafts = legal_of(state, CommandKind.CRAFT)
-    assert all(cl.startswith("autumn.") for c in crafts for cl in c.clearings)
+    assert [(c.clearings, c.to) for c in crafts] == [((fox,), fox)]  # contraband (R16)
+    play(state, crafts[0])
     assert state.stock[AUTUMN][Item.HAMMER] == 1
+    assert state.stock[WINTER][Item.HAMMER] == 0
+    assert state.scores[Team.A] == 0 and state.seats[A].crafted_items == []

@@ -430,17 +430,17 @@ def test_vagabond_repair_with_a_hammer() -> None:
 
 
 def test_vagabond_crafts_with_hammers_from_the_stock_of_the_map_it_stands_on() -> None:
-    trench = next(c for c in board().on_map("winter") if fresh().suits[c] == "rabbit")
+    # On its home map; on the rival map the item is contraband (R16, tests/unit/test_contraband)
     state = vb_position(
         hands={A3: ["bake_sale", "anvil"]},
-        vagabonds={A3: {"location": trench, "items": ["hammer", "hammer", "bag"]}},
+        vagabonds={A3: {"location": CREEK, "items": ["hammer", "hammer", "bag"]}},
     )
     crafts = legal_of(state, CommandKind.CRAFT)
-    assert [(c.cards, c.clearings) for c in crafts] == [(("bake_sale",), (trench, trench))]
+    assert [(c.cards, c.clearings) for c in crafts] == [(("bake_sale",), (CREEK, CREEK))]
     winter, autumn = dict(state.stock["winter"]), dict(state.stock["autumn"])
     play(state, crafts[0])
-    assert state.stock["winter"][Item.COINS] == winter[Item.COINS] - 1
-    assert state.stock["autumn"] == autumn
+    assert state.stock["autumn"][Item.COINS] == autumn[Item.COINS] - 1
+    assert state.stock["winter"] == winter
     assert item_keys(state, A3) == ["bag", "coins", "hammer/exhausted", "hammer/exhausted"]
     assert state.seats[A3].crafted_items == []  # the item went to its track, face up
     assert state.scores[Team.A] == 3  # the printed VP, as in base Root

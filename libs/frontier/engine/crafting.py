@@ -1,32 +1,27 @@
 """Crafting (base Root §6) on one map at a time (R16), against each map's own stock (R10).
 
-Each crafting piece (a Marquise workshop, ...) can be activated once per turn and provides
-its clearing's suit.  Items come from the stock of the map the pieces stand on.  One craft
-uses pieces on one map only (R16).  The Woodland Alliance may craft with sympathy on the
-rival map (Revolutionary Agent, R21): the item comes from the rival map's stock, scores
-nothing now and is dropped in the clearing of one of the tokens used (the crafter's choice,
-``Command.to``).  The other factions' contraband (R16-R17 carriers) is not offered yet:
-they craft with pieces on their home map.
+Each crafting piece (a Marquise workshop, an Eyrie roost, an Alliance sympathy token) can be
+activated once per turn and provides its clearing's suit.  One craft uses pieces on one map
+only (R16), and the item comes from the stock of that map.  With pieces on the rival map the
+item is contraband (R16): it scores nothing now; ``Command.to`` names the clearing of a used
+piece where the crafter's warriors carry it, or, with no warrior of the crafter in any used
+clearing, where it is dropped.  The Alliance always drops it (Revolutionary Agent, R21).  What
+happens to contraband afterwards lives in :mod:`frontier.engine.contraband`.
 """
 
 from __future__ import annotations
 
 from .board import HOME_MAP, board
 from .cards import CardKind, card
+from .contraband import carrier_of, contraband_clearings
 from .ctx import Ctx
 from .model import Command, CommandKind, EventKind, Faction, Seat, other_team
 from .state import State
 
-# Factions that may craft with pieces on the rival map, dropping the item there (R21).
-RIVAL_MAP_CRAFTERS: frozenset[Faction] = frozenset({Faction.ALLIANCE})
-
 
 def crafting_maps(state: State, seat: Seat) -> tuple[str, ...]:
-    """The maps whose pieces ``seat`` may craft with (one map per craft, R16)."""
-    home = HOME_MAP[seat.team]
-    if state.lineup[seat].faction in RIVAL_MAP_CRAFTERS:
-        return (home, HOME_MAP[other_team(seat.team)])
-    return (home,)
+    """The maps whose pieces ``seat`` may craft with: either, one map per craft (R16)."""
+    return (HOME_MAP[seat.team], HOME_MAP[other_team(seat.team)])
 
 
 def capacity(state: State, seat: Seat, map_name: str | None = None) -> dict[str, int]:
@@ -98,9 +93,11 @@ def craft_commands(state: State, seat: Seat) -> list[Command]:
                 if map_name == home or c.item is None:
                     out.append(Command(CommandKind.CRAFT, seat, cards=(cid,), clearings=clearings))
                     continue
-                for drop in sorted(set(clearings)):  # R21: dropped where a token was used
+                for where in contraband_clearings(state, seat, clearings):  # R16, R21
                     out.append(
-                        Command(CommandKind.CRAFT, seat, to=drop, cards=(cid,), clearings=clearings)
+                        Command(
+                            CommandKind.CRAFT, seat, to=where, cards=(cid,), clearings=clearings
+                        )
                     )
     return out
 
@@ -118,6 +115,7 @@ def item_vp(state: State, seat: Seat, card_id: str) -> int:
 def do_craft(ctx: Ctx, cmd: Command) -> None:
     cid = cmd.cards[0]
     c = card(cid)
+    carrier = carrier_of(ctx.state, cmd.seat, cmd.to) if cmd.to else None
     ctx.emit(
         EventKind.CARD_CRAFTED,
         seat=cmd.seat.value,
@@ -125,6 +123,7 @@ def do_craft(ctx: Ctx, cmd: Command) -> None:
         clearings=cmd.clearings,
         piece=c.item.value if c.item else "",
         to=cmd.to,
+        target=carrier.value if carrier else "",
     )
-    if c.item is not None and not cmd.to:  # a dropped item scores nothing yet (R16, R21)
+    if c.item is not None and not cmd.to:  # contraband scores nothing yet (R16, R17)
         ctx.score(cmd.seat, item_vp(ctx.state, cmd.seat, cid), f"crafted {c.item.value}")

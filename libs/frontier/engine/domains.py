@@ -70,6 +70,8 @@ _BY_KIND: dict[Domain, frozenset[str]] = {
             "reroll",
             # Eyrie: the Decree's battle
             "decree_battle",
+            # R19: seizure of a dropped contraband item
+            "seize",
         }
     ),
     Domain.CRAFTING: frozenset(
@@ -89,6 +91,8 @@ _BY_KIND: dict[Domain, frozenset[str]] = {
             "hideout",
             "pick_up",
             "take_item",
+            # R18: collecting a dropped contraband item
+            "collect",
             "choose_legendary",
             "remove_item",
         }

@@ -8,16 +8,19 @@ event stream early.  Randomness is re-drawn here from the generator stored in th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
+from typing import TypeVar
 
-from . import rng
+from . import rng, vagabond_state
 from .board import board
 from .cards import card
 from .evolve_types import EvolveHandler
 from .model import Event, EventKind, Item, Seat, Team
 from .pieces import KEEP
 from .state import Battle, Decision, DroppedItem, State
+
+K = TypeVar("K")
 
 
 class CorruptEvent(RuntimeError):
@@ -239,7 +242,10 @@ def _card_crafted(state: State, e: Event) -> None:
         if stock.get(item, 0) <= 0:
             raise CorruptEvent(f"no {item} left in the stock")
         stock[item] -= 1
-        if e.to:  # crafted on the rival map and dropped in that clearing (R21)
+        if e.to and e.target:  # contraband carried by the crafter's warriors there (R16)
+            carried = state.carried.setdefault(e.to, {}).setdefault(_seat(e.target), [])
+            carried.append(DroppedItem(item, seat.team, seat))
+        elif e.to:  # contraband dropped in that clearing (R16, R21)
             state.dropped.setdefault(e.to, []).append(DroppedItem(item, seat.team, seat))
         else:
             state.seats[seat].crafted_items.append(item)
@@ -248,6 +254,89 @@ def _card_crafted(state: State, e: Event) -> None:
         state.seats[seat].play_area.append(cid)
     if card(cid).item is None and e.piece:
         raise CorruptEvent(f"{cid} yields no item")
+
+
+# ----- contraband (R16-R21) ---------------------------------------------------------------
+
+
+def _take_carried(state: State, clearing: str, seat: Seat) -> list[DroppedItem]:
+    """Every item ``seat`` carries in ``clearing``, removed from there."""
+    per_seat = state.carried.get(clearing, {})
+    items = per_seat.pop(seat, [])
+    if not per_seat:
+        state.carried.pop(clearing, None)
+    return items
+
+
+def _take_one(pile: Mapping[K, list[DroppedItem]], key: K, e: Event) -> DroppedItem:
+    """Remove the item ``e`` names (piece = item, target = crafter) from ``pile[key]``; the
+    caller drops the emptied list."""
+    items = pile.get(key, [])
+    item, crafter = Item(e.piece), _seat(e.target)
+    found = next((d for d in items if d.item is item and d.crafter is crafter), None)
+    if found is None:
+        raise CorruptEvent(f"no {item} of {e.target} in {e.clearing or e.to}")
+    items.remove(found)
+    return found
+
+
+def _take_dropped(state: State, e: Event) -> DroppedItem:
+    found = _take_one(state.dropped, e.clearing, e)
+    if not state.dropped[e.clearing]:
+        del state.dropped[e.clearing]
+    return found
+
+
+def _add_carried(state: State, clearing: str, seat: Seat, items: list[DroppedItem]) -> None:
+    state.carried.setdefault(clearing, {}).setdefault(seat, []).extend(items)
+
+
+def _contraband_moved(state: State, e: Event) -> None:
+    seat = _seat(e.seat)
+    items = _take_carried(state, e.clearing, seat)
+    if len(items) != e.count:
+        raise CorruptEvent(f"{seat} carries {len(items)} items in {e.clearing}, not {e.count}")
+    _add_carried(state, e.to, seat, items)
+
+
+def _contraband_dropped(state: State, e: Event) -> None:
+    items = _take_carried(state, e.clearing, _seat(e.seat))
+    if len(items) != e.count:
+        raise CorruptEvent(f"{e.seat} carries {len(items)} items in {e.clearing}, not {e.count}")
+    state.dropped.setdefault(e.clearing, []).extend(items)
+
+
+def _contraband_collected(state: State, e: Event) -> None:
+    _add_carried(state, e.clearing, _seat(e.seat), [_take_dropped(state, e)])
+
+
+def _contraband_seized(state: State, e: Event) -> None:
+    state.crate.append(_take_dropped(state, e).item)
+
+
+def _contraband_validated(state: State, e: Event) -> None:
+    """Carried home: it counts as crafted by the crafter (a Vagabond keeps it in its Satchel,
+    no longer contraband)."""
+    seat = _seat(e.seat)
+    item = Item(e.piece)
+    vs = vagabond_state.vagabond(state, seat)
+    if vs is not None:
+        it = next(
+            (i for i in vs.items if i.contraband and i.item is item and i.crafter == e.target),
+            None,
+        )
+        if it is None:
+            raise CorruptEvent(f"{e.seat} carries no contraband {item} of {e.target}")
+        it.contraband = False
+        it.crafter = ""
+        return
+    per_seat = state.carried.get(e.to, {})
+    found = _take_one(per_seat, seat, e)
+    if not per_seat[seat]:
+        del per_seat[seat]
+    if not per_seat:
+        state.carried.pop(e.to, None)
+    state.seats[found.crafter].crafted_items.append(found.item)
 
 
 def _scored(state: State, e: Event) -> None:
@@ -307,6 +396,11 @@ _HANDLERS: dict[EventKind, Callable[[State, Event], None]] = {
     EventKind.HAND_REVEALED: _hand_revealed,
     EventKind.GAME_ENDED: _game_ended,
     EventKind.ROUND_LIMIT_REACHED: _round_limit_reached,
+    EventKind.CONTRABAND_MOVED: _contraband_moved,
+    EventKind.CONTRABAND_DROPPED: _contraband_dropped,
+    EventKind.CONTRABAND_COLLECTED: _contraband_collected,
+    EventKind.CONTRABAND_SEIZED: _contraband_seized,
+    EventKind.CONTRABAND_VALIDATED: _contraband_validated,
 }
 
 

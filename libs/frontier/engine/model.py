@@ -103,6 +103,9 @@ class CommandKind(StrEnum):
     END_PHASE = "end_phase"  # finish the current optional step / phase
     DISCARD = "discard"  # hand limit: discard the listed cards
     # Marquise
+    # Every warrior move (MARCH, DECREE_MOVE, MOVE, COBBLER) and VAGABOND_MOVE with an ally
+    # (Vanguard Leader) takes ``clearings = (origin,)`` when the mover's contraband carried in
+    # the origin goes along (R17); without it the contraband stays with the warriors left.
     MARCH = "march"  # one move of a march (clearing -> to, count)
     RECRUIT = "recruit"
     BUILD = "build"  # clearing, piece = building type
@@ -166,6 +169,9 @@ class CommandKind(StrEnum):
     MOVE = "move"  # Evening operation, one move: clearing -> to, count, cards = bridge fee
     ORGANIZE = "organize"  # Evening operation: clearing
     OUTRAGE = "outrage"  # R25: cards = (card given to the Alliance,) or () = show the hand
+    # Contraband (R18, R19): clearing, piece = the dropped item, target = its crafter seat
+    COLLECT = "collect"  # R18: a warrior spends 1 move to take a dropped item
+    SEIZE = "seize"  # R19: a warrior spends 1 battle action to send a rival's item to the crate
 
 
 class EventKind(StrEnum):
@@ -199,8 +205,9 @@ class EventKind(StrEnum):
     EFFECT_USED = "effect_used"  # seat, piece = effect name, cards
     BATTLE_ENDED = "battle_ended"
     DECISION_DECLINED = "decision_declined"  # seat, text = decision
-    # seat, cards, clearings, piece = item ('' for persistent), to = clearing the item is
-    # dropped in when crafted on the rival map (R21), '' when it goes to the crafter
+    # seat, cards, clearings, piece = item ('' for persistent), to = the clearing of the
+    # contraband when crafted on the rival map (R16), '' when it goes to the crafter; target =
+    # the carrier seat (the crafter) when a warrior carries it, '' when it is dropped (R21)
     CARD_CRAFTED = "card_crafted"
     SCORED = "scored"  # seat, amount, target = team, text = reason
     HAND_REVEALED = "hand_revealed"  # seat revealed to target; cards
@@ -232,6 +239,13 @@ class EventKind(StrEnum):
     SUPPORTERS_ADDED = "supporters_added"  # seat, cards, target = giver ('' = deck top), text
     SUPPORTERS_DISCARDED = "supporters_discarded"  # seat, cards (public), text = reason
     OFFICERS_CHANGED = "officers_changed"  # seat, amount = delta (warriors <-> supply), text
+    # Contraband (R16-R21): piece = item, target = its crafter seat
+    CONTRABAND_MOVED = "contraband_moved"  # seat = carrier, clearing -> to, count = items
+    CONTRABAND_DROPPED = "contraband_dropped"  # seat = carrier, clearing, count = items (R18)
+    CONTRABAND_COLLECTED = "contraband_collected"  # seat = collector, clearing, piece, target
+    CONTRABAND_SEIZED = "contraband_seized"  # seat = seizer, clearing, piece, target (R19)
+    # seat = carrier (or Vagabond), clearing -> to = the bridge crossed home, piece, target
+    CONTRABAND_VALIDATED = "contraband_validated"
 
 
 EMPTY: tuple[str, ...] = ()

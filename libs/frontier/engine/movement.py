@@ -1,7 +1,9 @@
 """Movement: rule requirements, Border Bridge fees (R6, R7, R8).
 
 A move takes warriors from one clearing to an adjacent one; the mover's team must rule the
-origin or the destination (R13).  Crossing a bridge costs one card matching the destination
+origin or the destination (R13).  The contraband the mover carries in the origin goes along
+when the move says so (``Command.clearings = (origin,)``), and must when no warrior stays
+(R17, :mod:`frontier.engine.contraband`).  Crossing a bridge costs one card matching the destination
 (birds wild); when the rival team rules the destination with 5+ warriors, the fee card goes
 to the rival seat with the most warriors there (ties: earliest in turn order) (R8).
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 from .board import board
 from .cards import one_per_type, payable
+from .contraband import carry_options, move_with
 from .ctx import Ctx
 from .errors import IllegalCommand
 from .model import (
@@ -68,6 +71,10 @@ def move_commands(
         n = warriors(state, origin, seat)
         if n == 0:
             continue
+        # (warriors moved, ``clearings``): the contraband carried here goes along or not (R17)
+        loads = [
+            (k, carry) for k in range(1, n + 1) for carry in carry_options(state, seat, origin, k)
+        ]
         roost_here = eyrie is not None and count(state, origin, eyrie, ROOST) > 0
         for dest in b.adjacent[origin]:
             bridge = b.is_bridge(origin, dest)
@@ -76,13 +83,23 @@ def move_commands(
                 fees: list[str] | None = None
                 if bridge:
                     fees = fee_options(state, seat, dest)
-                for k in range(1, n + 1):
+                for k, carry in loads:
                     if fees is None:
-                        out.append(Command(kind, seat, clearing=origin, to=dest, count=k))
+                        out.append(
+                            Command(kind, seat, clearing=origin, to=dest, count=k, clearings=carry)
+                        )
                     else:
                         for fee in fees:
                             out.append(
-                                Command(kind, seat, clearing=origin, to=dest, count=k, cards=(fee,))
+                                Command(
+                                    kind,
+                                    seat,
+                                    clearing=origin,
+                                    to=dest,
+                                    count=k,
+                                    cards=(fee,),
+                                    clearings=carry,
+                                )
                             )
             # R23: fly when it waives the fee (from or into a roost clearing) or the rule
             # requirement (only when leaving the roost clearing).
@@ -92,8 +109,18 @@ def move_commands(
             if (bridge and (roost_here or roost_there) and (ruled or roost_here)) or (
                 not ruled and roost_here
             ):
-                for k in range(1, n + 1):
-                    out.append(Command(kind, seat, clearing=origin, to=dest, count=k, piece=WINGS))
+                for k, carry in loads:
+                    out.append(
+                        Command(
+                            kind,
+                            seat,
+                            clearing=origin,
+                            to=dest,
+                            count=k,
+                            piece=WINGS,
+                            clearings=carry,
+                        )
+                    )
     return out
 
 
@@ -109,8 +136,11 @@ def fee_recipient(state: State, seat: Seat, dest: str) -> Seat | None:
     return next(s for s, n in per_seat if n == best)
 
 
-def pay_bridge_fee(ctx: Ctx, seat: Seat, origin: str, dest: str, cards: tuple[str, ...]) -> None:
-    """R7/R8: the fee card of a bridge crossing, discarded or given to the guarding rival."""
+def pay_bridge_fee(
+    ctx: Ctx, seat: Seat, origin: str, dest: str, cards: tuple[str, ...], text: str = ""
+) -> None:
+    """R7/R8: the fee card of a bridge crossing, discarded or given to the guarding rival
+    (``text`` names what crossed when it is not the mover's pieces: ``wood``, R26)."""
     if not cards:
         raise IllegalCommand("crossing a Border Bridge needs a fee card (R7)")
     recipient = fee_recipient(ctx.state, seat, dest)
@@ -120,6 +150,7 @@ def pay_bridge_fee(ctx: Ctx, seat: Seat, origin: str, dest: str, cards: tuple[st
         clearing=origin,
         to=dest,
         target=recipient.value if recipient else "",
+        text=text,
     )
     if recipient is None:
         ctx.discard(seat, cards[:1], "bridge fee")
@@ -139,6 +170,7 @@ def do_move(ctx: Ctx, cmd: Command) -> None:
     elif board().is_bridge(origin, dest):
         pay_bridge_fee(ctx, seat, origin, dest, cmd.cards)
     ctx.move(seat, origin, dest, cmd.count, WARRIOR)
+    move_with(ctx, seat, origin, dest, carry=bool(cmd.clearings))  # contraband (R17)
     after_warriors_moved(ctx, seat, dest)  # Outrage Without Borders (R25)
 
 

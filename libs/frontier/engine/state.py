@@ -121,14 +121,21 @@ Pieces = dict[str, dict[Seat, dict[str, int]]]
 
 @dataclass(frozen=True, slots=True)
 class DroppedItem:
-    """An item lying in a clearing (R16-R21): crafted on the rival map and dropped there
-    (the Alliance's Revolutionary Agent, R21), or dropped by a removed carrier (R18).
-    ``team`` and ``crafter`` say who crafted it: it scores for that team once carried home
-    (R17), and only the other team may seize it (R19)."""
+    """A contraband item (R16-R21): crafted with pieces on the rival map, from that map's
+    stock.  It lies in a clearing (``State.dropped``: crafted with no carrier, the Alliance's
+    Revolutionary Agent R21, or dropped by a removed carrier R18) or is carried by a seat's
+    warriors in a clearing (``State.carried``, R16-R17).  ``team`` and ``crafter`` say who
+    crafted it: it scores for that team once carried home by its team (R17), and only the
+    other team may seize it (R19).  Items with equal fields are interchangeable."""
 
     item: Item
     team: Team
     crafter: Seat
+
+
+# clearing -> carrier seat -> contraband its warriors there carry (R16-R18).  Warriors are
+# counted, not individual: the seat's warriors in the clearing carry the list together.
+Carried = dict[str, dict[Seat, list[DroppedItem]]]
 
 
 @dataclass(slots=True)
@@ -155,6 +162,8 @@ class State:
     battle: Battle | None = None
     known_hands: dict[Seat, dict[Seat, tuple[str, ...]]] = field(default_factory=dict)
     dropped: dict[str, list[DroppedItem]] = field(default_factory=dict)  # clearing -> items
+    carried: Carried = field(default_factory=dict)  # clearing -> carrier -> items (R16-R18)
+    crate: list[Item] = field(default_factory=list)  # seized items, out of the game (R19)
     quests: list[str] = field(default_factory=list)  # face-up quests, shared by the Vagabonds
     quest_deck: list[str] = field(default_factory=list)  # hidden order; top = END of the list
     winner: str = ""  # "A", "B", "draw" once over
@@ -196,6 +205,11 @@ class State:
             battle=self.battle.clone() if self.battle else None,
             known_hands={v: dict(k) for v, k in self.known_hands.items()},
             dropped={c: list(items) for c, items in self.dropped.items()},
+            carried={
+                c: {s: list(items) for s, items in per_seat.items()}
+                for c, per_seat in self.carried.items()
+            },
+            crate=list(self.crate),
             quests=list(self.quests),
             quest_deck=list(self.quest_deck),
             winner=self.winner,

@@ -66,10 +66,12 @@ class VItem:
     exhausted: bool = False
     damaged: bool = False
     contraband: bool = False  # R20: its own team's contraband, picked up with the torch
+    crafter: str = ""  # the contraband's crafter seat (credited when it is validated, R17)
 
     @property
     def key(self) -> str:
-        """``sword``, ``sword/exhausted``, ``tea/damaged``, ``bag/contraband``..."""
+        """``sword``, ``sword/exhausted``, ``tea/damaged``, ``bag/contraband``...  The crafter
+        of a contraband item is not part of the key: such items serve alike in play."""
         parts = [self.item.value]
         if self.exhausted:
             parts.append("exhausted")
@@ -85,7 +87,7 @@ class VItem:
         return not self.exhausted and not self.damaged
 
     def clone(self) -> VItem:
-        return VItem(self.item, self.exhausted, self.damaged, self.contraband)
+        return VItem(self.item, self.exhausted, self.damaged, self.contraband, self.crafter)
 
 
 @dataclass(slots=True)
@@ -121,6 +123,7 @@ class VagabondState:
                     "exhausted": it.exhausted,
                     "damaged": it.damaged,
                     "contraband": it.contraband,
+                    "crafter": it.crafter,
                     "on_track": on,
                 }
                 for it, on in zip(self.items, track, strict=True)

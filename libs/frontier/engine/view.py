@@ -13,7 +13,7 @@ from typing import Any
 from .decide import to_act
 from .factions import rules_for
 from .model import Event, EventKind, Seat
-from .state import State
+from .state import DroppedItem, State
 from .vagabond_state import pawns_in
 
 SPECTATOR = "spectator"
@@ -132,14 +132,21 @@ def view(state: State, viewer: Seat | None) -> dict[str, Any]:
         "discard": list(state.discard),
         "stock": {m: {i.value: n for i, n in items.items()} for m, items in state.stock.items()},
         "dropped": {  # items lying in clearings are public (R18-R21)
-            c: [
-                {"item": d.item.value, "team": d.team.value, "crafter": d.crafter.value}
-                for d in items
-            ]
+            c: [_contraband(d) for d in items]
             for c, items in sorted(state.dropped.items())
             if items
         },
+        "carried": {  # contraband carried by warriors is public too (R16-R18)
+            c: {s.value: [_contraband(d) for d in items] for s, items in per_seat.items() if items}
+            for c, per_seat in sorted(state.carried.items())
+            if any(per_seat.values())
+        },
+        "crate": sorted(i.value for i in state.crate),  # seized items, out of the game (R19)
     }
+
+
+def _contraband(d: DroppedItem) -> dict[str, str]:
+    return {"item": d.item.value, "team": d.team.value, "crafter": d.crafter.value}
 
 
 # Cards that only the seat and the target (a giver, a receiver) may see.  Supporters are

@@ -5,7 +5,9 @@ keep (base rules choose the corner when there is no keep), then a leader, whose 
 Viziers are tucked into the Decree.  A turn: Birdsong emergency orders, 1 or 2 cards added to
 the Decree (at most one bird) and a new roost when none is on the map; Daylight crafting with
 roosts, then the Decree resolved column by column (recruit, move, battle, build), each card's
-suit naming where; a card that cannot be resolved throws the Eyrie into Turmoil.  Evening
+suit naming where; a card that cannot be resolved throws the Eyrie into Turmoil.  A Move
+card may instead collect a dropped item in a matching clearing (R18), a Battle card seize one
+(R19).  Evening
 scores the roost track and draws 1 (+1 at 3 roosts, +1 more at 6).
 
 The Loyal Viziers are not deck cards: they are two permanent bird entries of the Decree
@@ -25,6 +27,7 @@ from ..battle import start as start_battle
 from ..board import HOME_MAP, board
 from ..card_effects import daylight_commands
 from ..cards import card, one_per_type
+from ..contraband import collect_commands, do_collect, do_seize, seize_commands
 from ..ctx import Ctx
 from ..evolve import CorruptEvent
 from ..model import Command, CommandKind, Event, EventKind, Faction, Seat, Suit, other_team
@@ -326,17 +329,23 @@ def resolutions(state: State, seat: Seat, column: str, suit: Suit) -> list[Comma
             and _matches(state, c, suit)
             and not blocked_by_keep(state, c, seat)
         ]
-    if column == MOVE:
+    if column == MOVE:  # a move, or collecting a dropped item instead (R18)
         origins = [c for c in order if warriors(state, c, seat) and _matches(state, c, suit)]
         return [
-            replace(c, piece=piece)
-            for c in move_commands(state, seat, CommandKind.DECREE_MOVE, origins)
+            *(
+                replace(c, piece=piece)
+                for c in move_commands(state, seat, CommandKind.DECREE_MOVE, origins)
+            ),
+            *collect_commands(state, seat, suit),
         ]
-    if column == BATTLE:
+    if column == BATTLE:  # a battle, or seizing a dropped item instead (R19)
         return [
-            replace(c, piece=piece)
-            for c in battle_commands(state, seat, CommandKind.DECREE_BATTLE)
-            if _matches(state, c.clearing, suit)
+            *(
+                replace(c, piece=piece)
+                for c in battle_commands(state, seat, CommandKind.DECREE_BATTLE)
+                if _matches(state, c.clearing, suit)
+            ),
+            *seize_commands(state, seat, suit),
         ]
     if not state.seats[seat].supply.get(ROOST, 0):
         return []
@@ -377,10 +386,19 @@ def decree_commands(state: State, seat: Seat) -> list[Command]:
             out.append(Command(CommandKind.SKIP_DECREE_CARD, seat, piece=suit.value))
     cards = daylight_commands(state, seat)
     if out:
-        return out + cards
+        # A collect or seizure (R18, R19) in a clearing of suit s is listed under s and under
+        # bird; it is one command (``resolve`` spends the clearing's own suit first).
+        return list(dict.fromkeys(out)) + cards
     # Stuck: a Daylight card action may still be used, and ending the step means Turmoil.
     # With no card action, the lone END_PHASE is passed by itself: Turmoil follows at once.
     return [*cards, Command(CommandKind.END_PHASE, seat)]
+
+
+def decree_suit(state: State, seat: Seat, column: str, clearing: str) -> Suit:
+    """The pending ``column`` card a collect or seizure in ``clearing`` resolves: one of the
+    clearing's suit when pending, else a bird (keeping the wild card is never worse)."""
+    own = Suit(state.suits[clearing])
+    return own if own in pending(state, seat, column) else Suit.BIRD
 
 
 def resolve(ctx: Ctx, cmd: Command) -> None:
@@ -389,9 +407,16 @@ def resolve(ctx: Ctx, cmd: Command) -> None:
     column = current_column(state, seat)
     if column is None:  # pragma: no cover - decide only accepts legal commands
         raise CorruptEvent("the Decree is already resolved")
-    suit = Suit(cmd.piece)
+    if cmd.kind in (CommandKind.COLLECT, CommandKind.SEIZE):  # piece = the item (R18, R19)
+        suit = decree_suit(state, seat, column, cmd.clearing)
+    else:
+        suit = Suit(cmd.piece)
     ctx.use(seat, resolved_key(column, suit))
-    if cmd.kind is CommandKind.SKIP_DECREE_CARD:
+    if cmd.kind is CommandKind.COLLECT:
+        do_collect(ctx, cmd)
+    elif cmd.kind is CommandKind.SEIZE:
+        do_seize(ctx, cmd)
+    elif cmd.kind is CommandKind.SKIP_DECREE_CARD:
         ctx.emit(EventKind.DECREE_CARD_SKIPPED, seat=seat.value, piece=suit.value, text=column)
     elif cmd.kind is CommandKind.DECREE_RECRUIT:
         ctx.place(seat, cmd.clearing, WARRIOR, recruit_count(state, seat), reason="recruit")
@@ -481,6 +506,8 @@ _DECREE_KINDS = frozenset(
         CommandKind.DECREE_BATTLE,
         CommandKind.DECREE_BUILD,
         CommandKind.SKIP_DECREE_CARD,
+        CommandKind.COLLECT,  # a Move card resolved by collecting a dropped item (R18)
+        CommandKind.SEIZE,  # a Battle card resolved by seizing a dropped item (R19)
     }
 )
 

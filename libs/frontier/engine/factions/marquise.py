@@ -4,20 +4,26 @@ Setup on the home map: the keep in a corner, one warrior in each other home clea
 sawmill, a workshop and a recruiter in or next to the keep clearing.  A turn: Birdsong wood
 at every sawmill; Daylight crafting with workshops then up to 3 actions (battle, march,
 recruit, build, overwork) plus one per bird card spent; Evening draw 1 + recruiter bonuses.
+
+Variant: wood reaches a building through connected ruled clearings, and across a Border
+Bridge whose two ends the team rules, for one fee card per building action (R26).  A move of
+a march may collect a dropped item instead (R18); a battle action may seize one (R19).
 """
 
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass
 
 from ..battle import battle_commands
 from ..battle import start as start_battle
 from ..board import HOME_MAP, board
-from ..cards import card, one_per_type, payable
+from ..cards import card, matches, one_per_type, payable
+from ..contraband import collect_commands, do_collect, do_seize, seize_commands
 from ..ctx import Ctx
 from ..errors import IllegalCommand
-from ..model import Command, CommandKind, EventKind, Faction, Seat, Suit
-from ..movement import do_move, move_commands, suit_of
+from ..model import Command, CommandKind, EventKind, Faction, Seat, Suit, Team
+from ..movement import do_move, move_commands, pay_bridge_fee, suit_of
 from ..pieces import (
     KEEP,
     MARQUISE_BUILDINGS,
@@ -139,11 +145,8 @@ def place_wood(ctx: Ctx, cmd: Command) -> None:
 
 
 def reachable_wood(state: State, seat: Seat, clearing: str) -> list[str]:
-    """Clearings whose wood can pay for a building here: connected through ruled clearings.
-
-    Wood never crosses a Border Bridge here (R26's bridge transport is not offered yet).
-    Returned nearest first, so the wood nearest the building is spent first.
-    """
+    """One entry per wood token that can pay for a building here without crossing a Border
+    Bridge: connected through ruled clearings on this side, nearest first (spent first)."""
     b = board()
     seen = {clearing}
     queue = deque([clearing])
@@ -160,59 +163,148 @@ def reachable_wood(state: State, seat: Seat, clearing: str) -> list[str]:
     return out
 
 
-def wood_by_clearing(state: State, seat: Seat) -> dict[str, int]:
-    """For each ruled clearing, the wood in its connected group of ruled clearings.
+@dataclass(frozen=True, slots=True)
+class WoodRoute:
+    """R26: wood from across a Border Bridge enters a building's group of ruled clearings at
+    ``entry`` (the fee card matches it, R7) from ``partner``; ``sources`` are the ruled
+    clearings reachable that way (further bridges included, the group itself excluded),
+    nearest first."""
+
+    entry: str
+    partner: str
+    sources: tuple[str, ...]
+
+    def wood(self, state: State, seat: Seat) -> list[str]:
+        """One entry per wood token this route can bring, nearest first."""
+        return [c for c in self.sources for _ in range(count(state, c, seat, WOOD))]
+
+
+def _ruled_group(rule_map: dict[str, Team | None], team: Team, start: str) -> list[str]:
+    """``start``'s connected ruled clearings, bridges excluded (breadth-first order)."""
+    b = board()
+    group = [start]
+    seen = {start}
+    for c in group:  # grows while iterating: a breadth-first walk
+        for nxt in b.adjacent[c]:
+            if nxt not in seen and rule_map[nxt] is team and not b.is_bridge(c, nxt):
+                seen.add(nxt)
+                group.append(nxt)
+    return group
+
+
+def _wood_routes(rule_map: dict[str, Team | None], team: Team, group: list[str]) -> list[WoodRoute]:
+    """R26: the ruled bridges out of ``group`` and what lies beyond each (in board order)."""
+    b = board()
+    inside = set(group)
+    routes: list[WoodRoute] = []
+    for entry in sorted(group, key=b.order.index):
+        for partner in b.adjacent[entry]:
+            if not b.is_bridge(entry, partner) or rule_map[partner] is not team:
+                continue
+            sources = [partner]
+            seen = inside | {partner}
+            for c in sources:  # a ruled route may cross the other bridge too
+                for nxt in b.adjacent[c]:
+                    if nxt not in seen and rule_map[nxt] is team:
+                        seen.add(nxt)
+                        sources.append(nxt)
+            routes.append(WoodRoute(entry, partner, tuple(sources)))
+    return routes
+
+
+def wood_supply(state: State, seat: Seat) -> dict[str, tuple[int, list[WoodRoute]]]:
+    """For each ruled clearing: the wood of its group of ruled clearings on this side of the
+    bridges, and the routes across ruled bridges (R26).
 
     One pass over the board per enumeration (rather than a search from every candidate
-    clearing): the wood a building can use is exactly its group's wood.
+    clearing): the wood a building can use is exactly its group's wood, plus one route's.
     """
     b = board()
     rule_map = rulers(state)
     team = seat.team
-    total: dict[str, int] = {}
+    out: dict[str, tuple[int, list[WoodRoute]]] = {}
     for start in b.order:
-        if start in total or rule_map[start] is not team:
+        if start in out or rule_map[start] is not team:
             continue
-        group = [start]
-        seen = {start}
-        for c in group:  # grows while iterating: a breadth-first walk
-            for nxt in b.adjacent[c]:
-                if nxt not in seen and rule_map[nxt] is team and not b.is_bridge(c, nxt):
-                    seen.add(nxt)
-                    group.append(nxt)
+        group = _ruled_group(rule_map, team, start)
         wood = sum(count(state, c, seat, WOOD) for c in group)
+        routes = _wood_routes(rule_map, team, group)
         for c in group:
-            total[c] = wood
-    return total
+            out[c] = (wood, routes)
+    return out
+
+
+def fee_cards_for_wood(
+    state: State, seat: Seat, near: int, routes: list[WoodRoute], cost: int
+) -> list[str]:
+    """R26: the cards that can pay the one fee of a building whose ``cost`` needs wood from
+    across: one per printed card matching the entry of a route that brings enough wood."""
+    hand = state.seats[seat].hand
+    cards: set[str] = set()
+    for route in routes:
+        if near + len(route.wood(state, seat)) >= cost:
+            cards.update(payable(hand, suit_of(state, route.entry)))
+    return one_per_type(cards)
 
 
 def build_commands(state: State, seat: Seat) -> list[Command]:
+    """A building where the team rules, paid with connected wood.  When the wood on this side
+    of the bridges is short, wood from across a ruled bridge may pay, with one fee card (R26):
+    a build is then offered once per card that can pay it (never when no fee is needed)."""
     out: list[Command] = []
-    wood = wood_by_clearing(state, seat)
+    supply = wood_supply(state, seat)
     costs = [
         (building, BUILD_COST[n])
         for building in MARQUISE_BUILDINGS
         if (n := placed(state, seat, building)) < TRACK_SIZE
     ]
     for c in board().order:
-        if c not in wood or open_slots(state, c) <= 0 or blocked_by_keep(state, c, seat):
+        if c not in supply or open_slots(state, c) <= 0 or blocked_by_keep(state, c, seat):
             continue
-        out.extend(
-            Command(CommandKind.BUILD, seat, clearing=c, piece=building)
-            for building, cost in costs
-            if wood[c] >= cost
-        )
+        near, routes = supply[c]
+        for building, cost in costs:
+            if near >= cost:
+                out.append(Command(CommandKind.BUILD, seat, clearing=c, piece=building))
+            elif routes:
+                out.extend(
+                    Command(CommandKind.BUILD, seat, clearing=c, piece=building, cards=(fee,))
+                    for fee in fee_cards_for_wood(state, seat, near, routes, cost)
+                )
     return out
+
+
+def _build_wood(
+    state: State, seat: Seat, cmd: Command, cost: int
+) -> tuple[list[str], WoodRoute | None]:
+    """The wood a BUILD spends (nearest first) and the bridge route it crosses, if any (R26):
+    the first route, in board order, whose entry the fee card pays and that brings enough."""
+    near = reachable_wood(state, seat, cmd.clearing)
+    if len(near) >= cost:
+        return near[:cost], None
+    rule_map = rulers(state)
+    group = _ruled_group(rule_map, seat.team, cmd.clearing)
+    for route in _wood_routes(rule_map, seat.team, group):
+        far = route.wood(state, seat)
+        if (
+            cmd.cards
+            and len(near) + len(far) >= cost
+            and matches(cmd.cards[0], suit_of(state, route.entry))
+        ):
+            return near + far[: cost - len(near)], route
+    raise IllegalCommand("not enough connected wood")
 
 
 def action_commands(state: State, seat: Seat) -> list[Command]:
     out: list[Command] = []
-    if state.march_left > 0:
+    if state.march_left > 0:  # the second move of a march: a move, or a collect (R18)
         out.extend(move_commands(state, seat, CommandKind.MARCH))
+        out.extend(collect_commands(state, seat))
     if state.actions > 0:
         out.extend(battle_commands(state, seat))
+        out.extend(seize_commands(state, seat))  # a battle action against an item (R19)
         if state.march_left == 0:
             out.extend(move_commands(state, seat, CommandKind.MARCH))
+            out.extend(collect_commands(state, seat))
         if (
             not state.used.get(RECRUITER)
             and clearings_with(state, seat, RECRUITER)
@@ -238,15 +330,21 @@ def execute_action(ctx: Ctx, cmd: Command) -> None:
     state = ctx.state
     seat = cmd.seat
     kind = cmd.kind
-    if kind is CommandKind.MARCH:
+    if kind in (CommandKind.MARCH, CommandKind.COLLECT):  # one move of a march (R18)
         if state.march_left > 0:
             ctx.emit(EventKind.ACTIONS_CHANGED, seat=seat.value, amount=0, count=0)
         else:
             spend_action(ctx, seat, march_moves_left=1)
-        do_move(ctx, cmd)
+        if kind is CommandKind.MARCH:
+            do_move(ctx, cmd)
+        else:
+            do_collect(ctx, cmd)
     elif kind is CommandKind.BATTLE:
         spend_action(ctx, seat)
         start_battle(ctx, seat, cmd.clearing, Seat(cmd.target))
+    elif kind is CommandKind.SEIZE:  # a battle action against a dropped item (R19)
+        spend_action(ctx, seat)
+        do_seize(ctx, cmd)
     elif kind is CommandKind.RECRUIT:
         spend_action(ctx, seat)
         ctx.use(seat, RECRUITER)
@@ -257,10 +355,10 @@ def execute_action(ctx: Ctx, cmd: Command) -> None:
             supply -= n
     elif kind is CommandKind.BUILD:
         n = placed(state, seat, cmd.piece)
-        wood = reachable_wood(state, seat, cmd.clearing)[: BUILD_COST[n]]
-        if len(wood) < BUILD_COST[n]:
-            raise IllegalCommand("not enough connected wood")
+        wood, route = _build_wood(state, seat, cmd, BUILD_COST[n])
         spend_action(ctx, seat)
+        if route is not None:  # R26: one fee for the wood from across, whatever it crosses
+            pay_bridge_fee(ctx, seat, route.partner, route.entry, cmd.cards, text="wood")
         if wood:
             ctx.emit(EventKind.WOOD_SPENT, seat=seat.value, clearings=tuple(wood))
         ctx.place(seat, cmd.clearing, cmd.piece, 1, reason="build")
@@ -339,6 +437,8 @@ RULES = FactionRules(
             CommandKind.BUILD,
             CommandKind.OVERWORK,
             CommandKind.EXTRA_ACTION,
+            CommandKind.COLLECT,
+            CommandKind.SEIZE,
         }
     ),
     execute=execute,

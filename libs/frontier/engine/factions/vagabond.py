@@ -1,5 +1,5 @@
 """Vagabond (base Root §12): Thief, Tinker and Ranger, one per team (R1, R2), with the
-variant's rulings R12, R15, R20, R27, R28, R29 and R34.
+variant's rulings R12, R15, R16, R20, R27, R28, R29 and R34.
 
 Setup: the pawn in a forest of the home map (R12); relationship markers on Indifferent with the
 three rival seats and at the top (Allied) with the two teammates (R27).  The quest deck is one
@@ -11,11 +11,12 @@ Vagabonds).
 A turn.  Birdsong: refresh 3 + 2 per face-up tea (the Vagabond picks which when it cannot
 refresh everything), then one free slip to an adjacent clearing or forest.  Daylight: any
 number of actions, each paid by exhausting items: move, battle (with Looting, R28), explore,
-aid, quest, strike, repair, craft, the character's special action and the torch pick-up of a
-dropped item (R20).  Evening: rest in a forest, draw 1 + coins, discard to 5, then the item
-limit.  Battle itself (caps, hits as item damage, Looting, R15 intervention, the War Veteran
-reroll) runs in :mod:`battle` through :mod:`vagabond_state`; this module answers the
-decisions those stages ask.
+aid, quest, strike, repair, craft (on the rival map the item is contraband and, with no
+warrior to carry it, dropped: R16), the character's special action and the torch pick-up of a
+dropped item (R20: its team's contraband is validated when the pawn crosses a bridge home).
+Evening: rest in a forest, draw 1 + coins, discard to 5, then the item limit.  Battle itself
+(caps, hits as item damage, Looting, R15 intervention, the War Veteran reroll) runs in
+:mod:`battle` through :mod:`vagabond_state`; this module answers the decisions those stages ask.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from ..battle import set_hits
 from ..battle import start as start_battle
 from ..board import HOME_MAP, board
 from ..cards import card, one_per_type, payable
+from ..contraband import carry_options, move_with, vagabond_crossed
 from ..crafting import craftable, do_craft
 from ..ctx import Ctx
 from ..evolve import CorruptEvent
@@ -231,6 +233,7 @@ def slip(ctx: Ctx, cmd: Command) -> None:
     ctx.use(seat, SLIP)
     _cross(ctx, seat, here, cmd.to, cmd)
     ctx.emit(EventKind.PAWN_MOVED, seat=seat.value, clearing=here, to=cmd.to, text="slip")
+    vagabond_crossed(ctx, seat, here, cmd.to)  # R20: contraband home
 
 
 # ----- Daylight: move ---------------------------------------------------------------------
@@ -257,12 +260,16 @@ def move_commands(state: State, seat: Seat) -> list[Command]:
             for s in state.order
             if s.team is seat.team and s is not seat and warriors(state, here, s) > 0
         ]
+    # (ally, clearings): the ally's contraband here goes along with its warrior or not (R17)
+    company: list[tuple[str, tuple[str, ...]]] = [("", ())]
+    for ally in allies:
+        company.extend((ally.value, carry) for carry in carry_options(state, ally, here, 1))
     out: list[Command] = []
     for dest in dests:
         if boots_cost(state, seat, dest) > boots:
             continue
         for cards, piece in _crossings(state, seat, here, dest):
-            for ally in ["", *(a.value for a in allies)]:
+            for ally_value, carry in company:
                 out.append(
                     Command(
                         CommandKind.VAGABOND_MOVE,
@@ -270,7 +277,8 @@ def move_commands(state: State, seat: Seat) -> list[Command]:
                         to=dest,
                         cards=cards,
                         piece=piece,
-                        target=ally,
+                        target=ally_value,
+                        clearings=carry,
                     )
                 )
     return out
@@ -284,8 +292,11 @@ def move(ctx: Ctx, cmd: Command) -> None:
     _exhaust(ctx, seat, Item.BOOTS, boots_cost(state, seat, cmd.to))
     _cross(ctx, seat, here, cmd.to, cmd)
     ctx.emit(EventKind.PAWN_MOVED, seat=seat.value, clearing=here, to=cmd.to, text="move")
+    vagabond_crossed(ctx, seat, here, cmd.to)  # R20: contraband home
     if cmd.target:
-        ctx.move(Seat(cmd.target), here, cmd.to, 1, WARRIOR)
+        ally = Seat(cmd.target)
+        ctx.move(ally, here, cmd.to, 1, WARRIOR)
+        move_with(ctx, ally, here, cmd.to, carry=bool(cmd.clearings))  # R17
         after_warriors_moved(ctx, seat, cmd.to)  # the Vagabond is the mover (R25)
 
 
@@ -468,6 +479,7 @@ def craft_commands(state: State, seat: Seat) -> list[Command]:
         return []
     suit = suit_of(state, here).value
     stock_map = board().map_of(here)
+    rival = stock_map != HOME_MAP[seat.team]
     ability = vs.legendary == MASTER_CRAFTSMAN and not state.used.get(MASTER_CRAFTSMAN)
     out: list[Command] = []
     for cid in one_per_type(state.seats[seat].hand):
@@ -481,6 +493,7 @@ def craft_commands(state: State, seat: Seat) -> list[Command]:
                 Command(
                     CommandKind.CRAFT,
                     seat,
+                    to=here if rival and card(cid).item is not None else "",  # R16
                     cards=(cid,),
                     clearings=(here,) * len(cost),
                     piece=piece,
@@ -491,14 +504,19 @@ def craft_commands(state: State, seat: Seat) -> list[Command]:
 
 def craft(ctx: Ctx, cmd: Command) -> None:
     """Exhaust the hammers, craft as every faction does (VP as in base Root), then the item
-    goes face up into the Satchel or onto its track."""
+    goes face up into the Satchel or onto its track.
+
+    On the rival map the item is contraband (R16) and, read literally, R16 hands it to "a
+    warrior of the crafter" in the clearing: a Vagabond has none, so it is dropped where the
+    pawn stands (``Command.to``), scoring nothing.  The torch may then pick it up (R20): its
+    own team's contraband in the Satchel, validated when the pawn enters the home map."""
     seat = cmd.seat
     _exhaust(ctx, seat, Item.HAMMER, len(cmd.clearings))
     if cmd.piece == MASTER_CRAFTSMAN:
         ctx.use(seat, MASTER_CRAFTSMAN)
     do_craft(ctx, cmd)
     item = card(cmd.cards[0]).item
-    if item is not None:
+    if item is not None and not cmd.to:
         ctx.emit(
             EventKind.ITEM_GAINED,
             seat=seat.value,
@@ -818,6 +836,7 @@ def _item_gained(state: State, e: Event) -> None:
     item = Item(e.piece)
     vs = vstate(state, seat)
     contraband = False
+    crafter = ""
     if e.text == "ruin":
         items = state.ruins.get(e.clearing, [])
         if item not in items:
@@ -836,12 +855,13 @@ def _item_gained(state: State, e: Event) -> None:
         if not lying:
             del state.dropped[e.clearing]
         contraband = found.team is seat.team  # R20: its own team's contraband
+        crafter = found.crafter.value if contraband else ""
     else:  # craft, aid, loot: out of a Crafted Items box
         box = state.seats[Seat(e.target)].crafted_items
         if item not in box:
             raise CorruptEvent(f"{e.target} has no crafted {item}")
         box.remove(item)
-    vs.items.append(VItem(item, contraband=contraband))
+    vs.items.append(VItem(item, contraband=contraband, crafter=crafter))
 
 
 def _item_removed(state: State, e: Event) -> None:

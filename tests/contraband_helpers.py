@@ -1,0 +1,124 @@
+"""Helpers for contraband tests (R16-R21, R26): hand-built positions with the default lineup.
+
+Positions are built conservatively, like :mod:`tests.engine_helpers`: pieces move between a
+seat's supply and the board, cards between the deck, hands, play areas, the Decree and the
+supporters, and contraband items come out of the stock of the map they were crafted on (the
+crafter's rival map), so :func:`tests.engine_helpers.assert_items_conserved` holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from frontier.engine import CommandKind, Seat, State, initial_state, make_config, to_act
+from frontier.engine.board import HOME_MAP
+from frontier.engine.model import Item, other_team
+from frontier.engine.state import DroppedItem
+from frontier.engine.sympathy import AllianceState, alliance_state
+from frontier.engine.vagabond_state import VItem, vstate
+from tests.engine_helpers import first_legal, play, put, put_in_play, set_hand, setup_seat
+from tests.eyrie_helpers import clear_pieces, set_decree, set_leader
+from tests.vagabond_helpers import set_vagabond
+
+LINEUP = "A=marquise,eyrie,thief;B=marquise,alliance,tinker"  # R2's default
+A1, B1, A2, B2, A3, B3 = Seat.A1, Seat.B1, Seat.A2, Seat.B2, Seat.A3, Seat.B3
+KEEP_A, KEEP_B = "autumn.hill", "winter.hedge"
+PAWN_A, PAWN_B = "autumn.forest.n", "winter.forest.nw"
+QUARRY, MOUND = "autumn.quarry", "winter.mound"  # the top Border Bridge (R6)
+WEALD, SPIRE = "autumn.weald", "winter.spire"  # the bottom Border Bridge
+
+
+def full_match(seed: int = 0) -> State:
+    """The default lineup after setup: keeps in Hill and Hedge, A's roost opposite its keep,
+    the pawns in the given forests; round 1, A1 to act."""
+    state = initial_state(make_config(seed=seed, lineup=LINEUP))
+    setup_seat(state, KEEP_A)
+    setup_seat(state, KEEP_B)
+    play(state, first_legal(state, CommandKind.PLACE_ROOST))
+    play(state, first_legal(state, CommandKind.CHOOSE_LEADER, piece="commander"))
+    for pawn in (PAWN_A, PAWN_B):
+        assert state.step == "setup.pawn"
+        play(state, first_legal(state, CommandKind.PLACE_PAWN, clearing=pawn))
+    assert state.round == 1 and to_act(state) is A1
+    return state
+
+
+def _take_from_stock(state: State, crafter: Seat, item: Item) -> DroppedItem:
+    """A contraband item of ``crafter``: out of its rival map's stock (R16)."""
+    stock = state.stock[HOME_MAP[other_team(crafter.team)]]
+    assert stock[item] > 0, f"no {item} left in the stock"
+    stock[item] -= 1
+    return DroppedItem(item, crafter.team, crafter)
+
+
+def drop(state: State, clearing: str, item: Item, crafter: Seat) -> None:
+    """An item of ``crafter`` lying in ``clearing``."""
+    state.dropped.setdefault(clearing, []).append(_take_from_stock(state, crafter, item))
+
+
+def carry(state: State, clearing: str, carrier: Seat, item: Item, crafter: Seat) -> None:
+    """An item of ``crafter`` carried by ``carrier``'s warriors in ``clearing``."""
+    found = _take_from_stock(state, crafter, item)
+    state.carried.setdefault(clearing, {}).setdefault(carrier, []).append(found)
+
+
+def satchel(state: State, vagabond: Seat, item: Item, crafter: Seat) -> None:
+    """An item of ``crafter``'s team picked up by its ``vagabond``: contraband in the Satchel."""
+    found = _take_from_stock(state, crafter, item)
+    vstate(state, vagabond).items.append(VItem(item, contraband=True, crafter=found.crafter.value))
+
+
+def full_position(
+    *,
+    seed: int = 0,
+    turn: Seat = A1,
+    step: str = "daylight.actions",
+    actions: int = 0,
+    round_no: int = 1,
+    pieces: Mapping[str, Mapping[Seat, Mapping[str, int]]] | None = None,
+    hands: Mapping[Seat, Iterable[str]] | None = None,
+    in_play: Mapping[Seat, Iterable[str]] | None = None,
+    decree: Mapping[str, Iterable[str]] | None = None,
+    leader: str = "commander",
+    officers: Mapping[Seat, int] | None = None,
+    vagabonds: Mapping[Seat, Mapping[str, Any]] | None = None,
+) -> State:
+    """A position of the default lineup with the board replaced by ``pieces`` (every piece
+    from its owner's supply), the named hands (other hands emptied into the deck), A2's
+    leader and Decree, B2's officers (no supporters) and the Vagabonds' fields."""
+    state = full_match(seed)
+    clear_pieces(state)
+    for seat in state.order:
+        if isinstance(state.seats[seat].extra, AllianceState):
+            st = alliance_state(state, seat)
+            state.deck[:0] = st.supporters
+            st.supporters = []
+    for clearing, per_seat in (pieces or {}).items():
+        for seat, kinds in per_seat.items():
+            for kind, n in kinds.items():
+                put(state, clearing, seat, kind, n)
+    for seat in state.order:
+        set_hand(state, seat, (hands or {}).get(seat, ()))
+    for seat, cards in (in_play or {}).items():
+        put_in_play(state, seat, *cards)
+    set_leader(state, A2, leader)
+    set_decree(state, A2, decree or {})
+    for seat, n in (officers or {}).items():
+        state.seats[seat].supply["warrior"] -= n
+        alliance_state(state, seat).officers += n
+    for seat, values in (vagabonds or {}).items():
+        set_vagabond(state, seat, **values)
+    state.round = round_no
+    state.turn_seat = turn
+    state.step = step
+    state.actions = actions
+    state.march_left = 0
+    state.used = {}
+    state.decisions = []
+    state.battle = None
+    return state
+
+
+def suit(state: State, clearing: str) -> str:
+    return state.suits[clearing]
