@@ -98,7 +98,11 @@ def run(
         before = services_rss(stack)
         started = time.perf_counter()
         runs = asyncio.run(
-            play_many(config.orchestrator_target, list(range(seed, seed + matches)), lineup)
+            play_many(
+                [config.address(n) for n in config.orchestrator_names],
+                list(range(seed, seed + matches)),
+                lineup,
+            )
         )
         seconds = time.perf_counter() - started
         after = services_rss(stack)

@@ -97,7 +97,21 @@ async def play_match(
 ROUND_ROBIN = (("grpc.lb_policy_name", "round_robin"),)
 
 
-async def play_many(target: str, seeds: list[int], lineup: str) -> list[MatchRun]:
-    async with grpc.aio.insecure_channel(target, options=ROUND_ROBIN) as channel:
-        stub = match_pb2_grpc.MatchServiceStub(channel)
-        return list(await asyncio.gather(*(play_match(stub, s, lineup) for s in seeds)))
+async def play_many(targets: list[str], seeds: list[int], lineup: str) -> list[MatchRun]:
+    """Match ``i`` talks to ``targets[i % len(targets)]`` from creation to end.
+
+    With one orchestrator per target each match stays with the orchestrator that created
+    (and owns) it, so no request is forwarded; a multi-address target instead spreads every
+    call (see ROUND_ROBIN), which survives a dead orchestrator at the cost of forwarding.
+    """
+    channels = [grpc.aio.insecure_channel(t, options=ROUND_ROBIN) for t in targets]
+    try:
+        stubs = [match_pb2_grpc.MatchServiceStub(c) for c in channels]
+        return list(
+            await asyncio.gather(
+                *(play_match(stubs[i % len(stubs)], s, lineup) for i, s in enumerate(seeds))
+            )
+        )
+    finally:
+        for channel in channels:
+            await channel.close()

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.integration
 
 def test_fifty_matches_at_once_all_finish_correctly(stack: Stack) -> None:
     seeds = list(range(100, 150))
-    runs = asyncio.run(play_many(stack.config.address("orchestrator"), seeds, MIRROR))
+    runs = asyncio.run(play_many([stack.config.address("orchestrator")], seeds, MIRROR))
     assert len(runs) == 50
     assert all(r.winner in {"A", "B", "draw"} for r in runs)
     assert len({r.match_id for r in runs}) == 50
