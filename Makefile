@@ -95,7 +95,10 @@ PROJECT_FILES    := $(shell find libs services -type f -not -path '*/__pycache__
                       \( -name '*.py' -o -name '*.pyi' -o -name '*.json' -o -name py.typed \))
 DOCKER_BUILD     := $(DOCKER) build --network=none --build-arg BASE_IMAGE=$(BASE_IMAGE)
 
+# The last step drops what earlier builds left untagged (each layer is a full copy with the vfs
+# storage driver): only images carrying the label io.frontier.image, so never anybody else's.
 images: image-base image-nats image-frontier ## Build the container images locally (no registry): base, NATS, frontier
+	@$(DOCKER) image prune --force --filter label=io.frontier.image >/dev/null
 	@$(DOCKER) image ls --filter reference="frontier*" --format "{{.Repository}}:{{.Tag}}  {{.Size}}"
 
 docker-check:
@@ -103,11 +106,12 @@ docker-check:
 		echo "no Docker engine reachable ('$(DOCKER) info' failed): start dockerd first" >&2; exit 1; }
 
 image-base: docker-check
-	deploy/base/build.sh $(BASE_IMAGE) $(IMAGE_DIR)/base
+	bash deploy/base/build.sh $(BASE_IMAGE) $(IMAGE_DIR)/base
 
 image-nats: image-base $(VENV_STAMP)
 	rm -rf $(IMAGE_DIR)/nats && mkdir -p $(IMAGE_DIR)/nats
-	cp $(BIN)/nats-server deploy/nats/nats.conf deploy/nats/healthcheck $(IMAGE_DIR)/nats/
+	install -m 0755 $(BIN)/nats-server deploy/nats/healthcheck $(IMAGE_DIR)/nats/
+	install -m 0644 deploy/nats/nats.conf $(IMAGE_DIR)/nats/
 	$(DOCKER_BUILD) --build-arg NATS_VERSION=$(NATS_VERSION) -t $(NATS_IMAGE) \
 		-f deploy/nats/Dockerfile $(IMAGE_DIR)/nats
 
@@ -121,7 +125,11 @@ $(WHEEL_STAMP): pyproject.toml constraints.txt $(PROJECT_FILES) $(PROTO_STAMP) |
 	mkdir -p $(WHEELHOUSE)/project && mv $(WHEELHOUSE)/deps/frontier-*.whl $(WHEELHOUSE)/project/
 	@touch $@
 
+# The build stage gets a tag of its own (frontier-build) so that its layers, the installed
+# dependencies above all, stay cached through the prune in `images`.
 image-frontier: image-base $(WHEEL_STAMP)
+	$(DOCKER_BUILD) --target build -t frontier-build:$(FRONTIER_VERSION) \
+		-f deploy/Dockerfile $(IMAGE_DIR)/frontier
 	$(DOCKER_BUILD) --build-arg FRONTIER_VERSION=$(FRONTIER_VERSION) -t $(FRONTIER_IMAGE) \
 		-f deploy/Dockerfile $(IMAGE_DIR)/frontier
 

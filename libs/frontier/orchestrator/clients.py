@@ -37,8 +37,12 @@ class DomainClients:
             Domain.TURN_ORDER: settings.turn_order_url,
         }
         interceptors = grpc_client_interceptors()
+        # round_robin: a domain name that resolves to several replicas (compose --scale,
+        # a Kubernetes headless service) spreads the calls over all of them.
+        options = (("grpc.lb_policy_name", "round_robin"),)
         self.channels = {
-            d: grpc.aio.insecure_channel(url, interceptors=interceptors) for d, url in urls.items()
+            d: grpc.aio.insecure_channel(url, options=options, interceptors=interceptors)
+            for d, url in urls.items()
         }
         self.map = map_pb2_grpc.MapServiceStub(self.channels[Domain.MAP])
         self.combat = combat_pb2_grpc.CombatServiceStub(self.channels[Domain.COMBAT])

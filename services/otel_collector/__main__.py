@@ -1,0 +1,6 @@
+"""``python -m services.otel_collector``: run the OTLP/gRPC trace collector."""
+
+from services.otel_collector.collector import main
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,74 @@
+"""Fixtures of the container tests (see support.py for what they need and when they skip)."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+
+import pytest
+from testcontainers.compose import DockerCompose
+
+from .support import (
+    BRIDGE_PORTS,
+    HOSTNET_PORTS,
+    MIRROR,
+    PROJECT,
+    ROOT,
+    ComposeStack,
+    exclusive,
+    host_network,
+    port_in_use,
+    require_docker,
+)
+
+
+@pytest.fixture(autouse=True)
+def _needs_docker(request: pytest.FixtureRequest) -> None:
+    if request.node.get_closest_marker("docker") is not None:
+        require_docker()
+
+
+@pytest.fixture(scope="module")
+def compose_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ComposeStack]:
+    """docker-compose.yml (+ the host-network override where needed), up and healthy; down
+    again after the module, so that the rest of the suite does not share the CPU with it."""
+    require_docker()
+    with exclusive(PROJECT):
+        yield from _compose_stack(tmp_path_factory)
+
+
+def _compose_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ComposeStack]:
+    files = ["docker-compose.yml"]
+    ports = BRIDGE_PORTS
+    if host_network():
+        files.append("deploy/docker-compose.hostnet.yml")
+        ports = HOSTNET_PORTS
+    env_file = tmp_path_factory.mktemp("compose") / "test.env"
+    env_file.write_text(
+        f"COMPOSE_PROJECT_NAME={PROJECT}\n"
+        "FRONTIER_HEALTH_INTERVAL=2s\n"  # healthy sooner; each check costs a Python start
+        f"FRONTIER_BOT_LINEUP={MIRROR}\n"
+        "FRONTIER_BOT_PAUSE_S=2\n"  # leave the 2 cores to the tests' own matches
+    )
+    compose = DockerCompose(ROOT, compose_file_name=files, env_file=str(env_file), wait=True)
+    stack = ComposeStack(compose, ports)
+    compose.stop()  # what an interrupted run may have left
+    busy = sorted(p for p in ports.values() if port_in_use(p))
+    if busy:
+        pytest.fail(f"ports {busy} are taken: is another compose stack running? (docker ps)")
+    try:
+        compose.start()
+    except subprocess.CalledProcessError as exc:
+        logs = subprocess.run(
+            [*compose.docker_compose_command(), "logs", "--no-color", "--tail", "30"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        compose.stop()
+        pytest.fail(f"docker compose up failed: {exc.stderr.decode()[-2000:]}\n{logs.stdout}")
+    try:
+        yield stack
+    finally:
+        compose.stop()
