@@ -10,15 +10,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from frontier.engine import Seat, State, initial_state, make_config
+from frontier.engine import Seat, State
 from frontier.engine.board import board
 from frontier.engine.sympathy import AllianceState, alliance_state
 from tests.engine_helpers import (
+    Pieces,
+    after_setup,
     clear_board,
-    put,
+    lay_out,
+    new_state,
     put_in_play,
-    set_hand,
-    setup_seat,
+    start_turn,
     take_card,
 )
 
@@ -28,16 +30,12 @@ KEEP_A, KEEP_B = "autumn.hill", "winter.hedge"
 
 
 def fresh(seed: int = 0, lineup: str = LINEUP) -> State:
-    return initial_state(make_config(seed=seed, lineup=lineup))
+    return new_state(seed, lineup)
 
 
 def alliance_match(seed: int = 0, lineup: str = LINEUP) -> State:
     """A match after setup (keeps in Hill and Hedge): round 1, A1 to act."""
-    state = fresh(seed, lineup)
-    setup_seat(state, KEEP_A)
-    setup_seat(state, KEEP_B)
-    assert state.round == 1
-    return state
+    return after_setup(seed, KEEP_A, KEEP_B, lineup=lineup)
 
 
 def set_supporters(state: State, seat: Seat, cards: Iterable[str]) -> None:
@@ -50,6 +48,13 @@ def set_supporters(state: State, seat: Seat, cards: Iterable[str]) -> None:
         st.supporters.append(cid)
 
 
+def add_officers(state: State, officers: Mapping[Seat, int] | None) -> None:
+    """Move ``n`` warriors of each named Alliance from its supply to its officers."""
+    for seat, n in (officers or {}).items():
+        state.seats[seat].supply["warrior"] -= n
+        alliance_state(state, seat).officers += n
+
+
 def alliance_position(
     *,
     seed: int = 0,
@@ -57,7 +62,7 @@ def alliance_position(
     turn: Seat = A2,
     step: str = "birdsong.actions",
     actions: int = 0,
-    pieces: Mapping[str, Mapping[Seat, Mapping[str, int]]] | None = None,
+    pieces: Pieces | None = None,
     hands: Mapping[Seat, Iterable[str]] | None = None,
     supporters: Mapping[Seat, Iterable[str]] | None = None,
     officers: Mapping[Seat, int] | None = None,
@@ -78,26 +83,13 @@ def alliance_position(
         if isinstance(state.seats[seat].extra, AllianceState):
             set_supporters(state, seat, ())
             alliance_state(state, seat).officers = 0
-    for clearing, per_seat in (pieces or {}).items():
-        for seat, kinds in per_seat.items():
-            for kind, n in kinds.items():
-                put(state, clearing, seat, kind, n)
-    for seat in state.order:
-        set_hand(state, seat, (hands or {}).get(seat, ()))
+    lay_out(state, pieces, hands)
     for seat, cards in (supporters or {}).items():
         set_supporters(state, seat, cards)
-    for seat, n in (officers or {}).items():
-        state.seats[seat].supply["warrior"] -= n
-        alliance_state(state, seat).officers += n
+    add_officers(state, officers)
     for seat, cards in (in_play or {}).items():
         put_in_play(state, seat, *cards)
-    state.turn_seat = turn
-    state.step = step
-    state.actions = actions
-    state.march_left = 0
-    state.used = {}
-    state.decisions = []
-    state.battle = None
+    start_turn(state, turn, step, actions)
     if rng_state is not None:
         state.rng = rng_state
     return state

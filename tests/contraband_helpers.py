@@ -11,15 +11,25 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from frontier.engine import CommandKind, Seat, State, initial_state, make_config, to_act
+from frontier.engine import CommandKind, Seat, State, to_act
 from frontier.engine.board import HOME_MAP
 from frontier.engine.model import Item, other_team
 from frontier.engine.state import DroppedItem
-from frontier.engine.sympathy import AllianceState, alliance_state
+from frontier.engine.sympathy import AllianceState
 from frontier.engine.vagabond_state import VItem, vstate
-from tests.engine_helpers import first_legal, play, put, put_in_play, set_hand, setup_seat
-from tests.eyrie_helpers import clear_pieces, set_decree, set_leader
-from tests.vagabond_helpers import set_vagabond
+from tests.alliance_helpers import add_officers, set_supporters
+from tests.engine_helpers import (
+    Pieces,
+    clear_pieces,
+    first_legal,
+    lay_out,
+    new_state,
+    play,
+    setup_seat,
+    start_turn,
+)
+from tests.eyrie_helpers import set_decree, set_leader
+from tests.vagabond_helpers import set_vagabonds
 
 LINEUP = "A=marquise,eyrie,thief;B=marquise,alliance,tinker"  # R2's default
 A1, B1, A2, B2, A3, B3 = Seat.A1, Seat.B1, Seat.A2, Seat.B2, Seat.A3, Seat.B3
@@ -32,7 +42,7 @@ WEALD, SPIRE = "autumn.weald", "winter.spire"  # the bottom Border Bridge
 def full_match(seed: int = 0) -> State:
     """The default lineup after setup: keeps in Hill and Hedge, A's roost opposite its keep,
     the pawns in the given forests; round 1, A1 to act."""
-    state = initial_state(make_config(seed=seed, lineup=LINEUP))
+    state = new_state(seed, LINEUP)
     setup_seat(state, KEEP_A)
     setup_seat(state, KEEP_B)
     play(state, first_legal(state, CommandKind.PLACE_ROOST))
@@ -76,7 +86,7 @@ def full_position(
     step: str = "daylight.actions",
     actions: int = 0,
     round_no: int = 1,
-    pieces: Mapping[str, Mapping[Seat, Mapping[str, int]]] | None = None,
+    pieces: Pieces | None = None,
     hands: Mapping[Seat, Iterable[str]] | None = None,
     in_play: Mapping[Seat, Iterable[str]] | None = None,
     decree: Mapping[str, Iterable[str]] | None = None,
@@ -91,32 +101,14 @@ def full_position(
     clear_pieces(state)
     for seat in state.order:
         if isinstance(state.seats[seat].extra, AllianceState):
-            st = alliance_state(state, seat)
-            state.deck[:0] = st.supporters
-            st.supporters = []
-    for clearing, per_seat in (pieces or {}).items():
-        for seat, kinds in per_seat.items():
-            for kind, n in kinds.items():
-                put(state, clearing, seat, kind, n)
-    for seat in state.order:
-        set_hand(state, seat, (hands or {}).get(seat, ()))
-    for seat, cards in (in_play or {}).items():
-        put_in_play(state, seat, *cards)
+            set_supporters(state, seat, ())
+    lay_out(state, pieces, hands, in_play)
     set_leader(state, A2, leader)
     set_decree(state, A2, decree or {})
-    for seat, n in (officers or {}).items():
-        state.seats[seat].supply["warrior"] -= n
-        alliance_state(state, seat).officers += n
-    for seat, values in (vagabonds or {}).items():
-        set_vagabond(state, seat, **values)
+    add_officers(state, officers)
+    set_vagabonds(state, vagabonds)
     state.round = round_no
-    state.turn_seat = turn
-    state.step = step
-    state.actions = actions
-    state.march_left = 0
-    state.used = {}
-    state.decisions = []
-    state.battle = None
+    start_turn(state, turn, step, actions)
     return state
 
 

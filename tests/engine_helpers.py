@@ -19,9 +19,12 @@ from frontier.engine import (
     CommandKind,
     EngineError,
     Event,
+    MatchConfig,
     Seat,
     State,
+    decide,
     execute,
+    fold,
     initial_state,
     legal_commands,
     make_config,
@@ -39,6 +42,7 @@ LINEUP = "A=marquise;B=marquise"
 A = Seat.A1
 B = Seat.B1
 DECK_SIZE = 47
+Pieces = Mapping[str, Mapping[Seat, Mapping[str, int]]]  # clearing -> seat -> kind -> count
 
 # Marquise supply at the start of a match (base Root §9).
 MARQUISE_SUPPLY: dict[str, int] = {
@@ -60,9 +64,9 @@ ALLIANCE_SUPPLY: dict[str, int] = {
 }
 
 
-def new_state(seed: int = 0, **options: Any) -> State:
-    """A fresh match (before any setup command) with the two-Marquise lineup."""
-    return initial_state(make_config(seed=seed, lineup=LINEUP, **options))
+def new_state(seed: int = 0, lineup: str = LINEUP, **options: Any) -> State:
+    """A fresh match (before any setup command), by default with the two-Marquise lineup."""
+    return initial_state(make_config(seed=seed, lineup=lineup, **options))
 
 
 def play(state: State, *commands: Command) -> list[Event]:
@@ -111,14 +115,19 @@ def after_setup(
 # ----- hand-built positions -------------------------------------------------------------------
 
 
-def clear_board(state: State) -> None:
-    """Return every piece on the map to its owner's supply (the keep too)."""
+def clear_pieces(state: State) -> None:
+    """Every piece back to its owner's supply (a keep only to the Marquise that had one)."""
     for per_seat in state.pieces.values():
         for seat, kinds in per_seat.items():
             supply = state.seats[seat].supply
             for kind, n in kinds.items():
                 supply[kind] = supply.get(kind, 0) + n
         per_seat.clear()
+
+
+def clear_board(state: State) -> None:
+    """Return every piece on the map to its owner's supply (the keep too)."""
+    clear_pieces(state)
     for st in state.seats.values():
         st.supply["keep"] = 1
 
@@ -184,7 +193,7 @@ def position(
     turn: Seat = A,
     step: str = "daylight.actions",
     actions: int = 3,
-    pieces: Mapping[str, Mapping[Seat, Mapping[str, int]]] | None = None,
+    pieces: Pieces | None = None,
     hands: Mapping[Seat, Iterable[str]] | None = None,
     in_play: Mapping[Seat, Iterable[str]] | None = None,
     **options: Any,
@@ -196,6 +205,19 @@ def position(
     """
     state = after_setup(seed, **options)
     clear_board(state)
+    lay_out(state, pieces, hands, in_play)
+    start_turn(state, turn, step, actions)
+    return state
+
+
+def lay_out(
+    state: State,
+    pieces: Pieces | None = None,
+    hands: Mapping[Seat, Iterable[str]] | None = None,
+    in_play: Mapping[Seat, Iterable[str]] | None = None,
+) -> None:
+    """Put ``pieces`` (clearing -> seat -> kind -> count) on the board from the supply, give
+    the named seats ``hands`` (other hands emptied into the deck), then put ``in_play`` in play."""
     for clearing, per_seat in (pieces or {}).items():
         for seat, kinds in per_seat.items():
             for kind, n in kinds.items():
@@ -204,6 +226,11 @@ def position(
         set_hand(state, seat, (hands or {}).get(seat, ()))
     for seat, cards in (in_play or {}).items():
         put_in_play(state, seat, *cards)
+
+
+def start_turn(state: State, turn: Seat, step: str, actions: int) -> None:
+    """Make it ``turn``'s turn at ``step`` with ``actions`` left: no march, no card used, no
+    decision pending, no battle."""
     state.turn_seat = turn
     state.step = step
     state.actions = actions
@@ -211,7 +238,6 @@ def position(
     state.used = {}
     state.decisions = []
     state.battle = None
-    return state
 
 
 def assert_refused(
@@ -225,6 +251,20 @@ def assert_refused(
     message = str(info.value)
     assert message, "the error has no message"
     return message
+
+
+def execute_as_decided(state: State, cmd: Command) -> list[Event]:
+    """Execute ``cmd``, checking that ``decide`` predicted exactly the events it applies."""
+    predicted = decide(state, cmd)
+    got = execute(state, cmd)
+    assert got == predicted, "decide and execute disagree"
+    return got
+
+
+def assert_events_rebuild(config: MatchConfig, state: State, events: list[Event]) -> None:
+    """Folding ``events`` onto the initial state of ``config`` gives ``state``."""
+    rebuilt = fold(initial_state(config), events)
+    assert state_hash(rebuilt) == state_hash(state), "the events do not rebuild the state"
 
 
 def kinds_of(events: Iterable[Event]) -> list[str]:

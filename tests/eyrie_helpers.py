@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from frontier.engine import Command, CommandKind, Event, Seat, State, initial_state, make_config
+from frontier.engine import Command, CommandKind, Event, Seat, State
 from frontier.engine.factions.eyrie import (
     COLUMNS,
     LEADERS,
@@ -20,12 +20,15 @@ from frontier.engine.factions.eyrie import (
     eyrie,
 )
 from tests.engine_helpers import (
+    Pieces,
+    clear_pieces,
     first_legal,
+    lay_out,
+    legal_of,
+    new_state,
     play,
-    put,
-    put_in_play,
-    set_hand,
     setup_seat,
+    start_turn,
     take_card,
 )
 
@@ -36,7 +39,7 @@ ROOST_A, ROOST_B = "autumn.weald", "winter.mound"  # the corners opposite those 
 
 
 def fresh(seed: int = 0, lineup: str = LINEUP) -> State:
-    return initial_state(make_config(seed=seed, lineup=lineup))
+    return new_state(seed, lineup)
 
 
 def setup_eyrie(state: State, leader: str = "commander") -> list[Event]:
@@ -59,16 +62,6 @@ def eyrie_match(
         setup_eyrie(state, leader)
     assert state.round == 1
     return state
-
-
-def clear_pieces(state: State) -> None:
-    """Every piece back to its owner's supply (a keep only to the Marquise that had one)."""
-    for per_seat in state.pieces.values():
-        for seat, kinds in per_seat.items():
-            supply = state.seats[seat].supply
-            for kind, n in kinds.items():
-                supply[kind] = supply.get(kind, 0) + n
-        per_seat.clear()
 
 
 def set_leader(state: State, seat: Seat, leader: str) -> None:
@@ -104,7 +97,7 @@ def eyrie_position(
     round_no: int = 1,
     leader: str = "commander",
     decree: Mapping[str, Iterable[str]] | None = None,
-    pieces: Mapping[str, Mapping[Seat, Mapping[str, int]]] | None = None,
+    pieces: Pieces | None = None,
     hands: Mapping[Seat, Iterable[str]] | None = None,
     in_play: Mapping[Seat, Iterable[str]] | None = None,
     lineup: str = LINEUP,
@@ -113,32 +106,17 @@ def eyrie_position(
     the named hands (other hands emptied), the Eyrie ``turn``'s leader and Decree set."""
     state = eyrie_match(seed, lineup=lineup)
     clear_pieces(state)
-    for clearing, per_seat in (pieces or {}).items():
-        for seat, kinds in per_seat.items():
-            for kind, n in kinds.items():
-                put(state, clearing, seat, kind, n)
-    for seat in state.order:
-        set_hand(state, seat, (hands or {}).get(seat, ()))
-    for seat, cards in (in_play or {}).items():
-        put_in_play(state, seat, *cards)
+    lay_out(state, pieces, hands, in_play)
     if isinstance(state.seats[turn].extra, EyrieState):
         set_leader(state, turn, leader)
         set_decree(state, turn, decree or {})
     state.round = round_no
-    state.turn_seat = turn
-    state.step = step
-    state.actions = 0
-    state.march_left = 0
-    state.used = {}
-    state.decisions = []
-    state.battle = None
+    start_turn(state, turn, step, 0)
     return state
 
 
 def commands_of(state: State, seat: Seat, kind: CommandKind) -> list[Command]:
-    from frontier.engine import legal_commands
-
-    return [c for c in legal_commands(state, seat) if c.kind is kind]
+    return legal_of(state, kind, seat)
 
 
 def all_cards_with_decree(state: State) -> list[str]:
@@ -149,10 +127,6 @@ def all_cards_with_decree(state: State) -> list[str]:
         if isinstance(st.extra, EyrieState):
             cards += [e for col in COLUMNS for e in st.extra.decree[col] if e not in VIZIERS]
     return cards
-
-
-def kinds(events: Iterable[Event]) -> list[str]:
-    return [e.kind.value for e in events]
 
 
 def find(events: Iterable[Event], kind: Any) -> list[Event]:

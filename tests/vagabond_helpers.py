@@ -11,19 +11,33 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from frontier.engine import CommandKind, Seat, State, initial_state, make_config, to_act
+from frontier.engine import CommandKind, Seat, State, to_act
 from frontier.engine.model import Item
 from frontier.engine.vagabond_state import VagabondState, VItem, vstate
-from tests.engine_helpers import clear_board, first_legal, play, put, set_hand, setup_seat
+from tests.engine_helpers import (
+    Pieces,
+    clear_board,
+    first_legal,
+    lay_out,
+    new_state,
+    play,
+    setup_seat,
+    start_turn,
+)
 
 LINEUP = "A=marquise,,thief;B=marquise,,tinker"
 A1, B1, A3, B3 = Seat.A1, Seat.B1, Seat.A3, Seat.B3
 KEEP_A, KEEP_B = "autumn.hill", "winter.hedge"
 PAWN_A, PAWN_B = "autumn.forest.n", "winter.forest.nw"
+CREEK = "autumn.creek"  # rabbit, next to Hill and Quarry, in forest N
+HILL = "autumn.hill"  # fox
+BEACH = "autumn.beach"  # rabbit, with a ruin
+QUARRY = "autumn.quarry"  # the top Border Bridge to winter.mound
+MOUND = "winter.mound"
 
 
 def fresh(seed: int = 0, lineup: str = LINEUP) -> State:
-    return initial_state(make_config(seed=seed, lineup=lineup))
+    return new_state(seed, lineup)
 
 
 def vagabond_match(
@@ -68,6 +82,12 @@ def set_vagabond(
     return vs
 
 
+def set_vagabonds(state: State, vagabonds: Mapping[Seat, Mapping[str, Any]] | None) -> None:
+    """Set each named Vagabond's fields (see :func:`set_vagabond`)."""
+    for seat, values in (vagabonds or {}).items():
+        set_vagabond(state, seat, **values)
+
+
 def item_keys(state: State, seat: Seat) -> list[str]:
     return sorted(it.key for it in vstate(state, seat).items)
 
@@ -78,7 +98,7 @@ def vb_position(
     lineup: str = LINEUP,
     turn: Seat = A3,
     step: str = "daylight.actions",
-    pieces: Mapping[str, Mapping[Seat, Mapping[str, int]]] | None = None,
+    pieces: Pieces | None = None,
     hands: Mapping[Seat, Iterable[str]] | None = None,
     vagabonds: Mapping[Seat, Mapping[str, Any]] | None = None,
 ) -> State:
@@ -87,19 +107,7 @@ def vb_position(
     ``items`` as keys, ``relations``, ``explored``, ``quests_done``, ``legendary``)."""
     state = vagabond_match(seed, lineup)
     clear_board(state)
-    for clearing, per_seat in (pieces or {}).items():
-        for seat, kinds in per_seat.items():
-            for kind, n in kinds.items():
-                put(state, clearing, seat, kind, n)
-    for seat in state.order:
-        set_hand(state, seat, (hands or {}).get(seat, ()))
-    for seat, values in (vagabonds or {}).items():
-        set_vagabond(state, seat, **values)
-    state.turn_seat = turn
-    state.step = step
-    state.actions = 0
-    state.march_left = 0
-    state.used = {}
-    state.decisions = []
-    state.battle = None
+    lay_out(state, pieces, hands)
+    set_vagabonds(state, vagabonds)
+    start_turn(state, turn, step, 0)
     return state

@@ -53,7 +53,7 @@ def add_bot_commands(commands: Any) -> None:
         "tournament", help="bots against bots in-process: win rates with 95%% intervals"
     )
     tour.add_argument(
-        "--matches", type=_positive, default=200, help="matches per lineup (default 200)"
+        "--matches", type=positive_int, default=200, help="matches per lineup (default 200)"
     )
     tour.add_argument(
         "--lineup",
@@ -67,13 +67,14 @@ def add_bot_commands(commands: Any) -> None:
         help=f"comma-separated bots, at least two (known: {', '.join(bot_names())})",
     )
     tour.add_argument("--seed", type=int, default=0, help="seed of the first match (default 0)")
-    tour.add_argument("--jobs", type=_positive, default=1, help="processes (default 1)")
+    tour.add_argument("--jobs", type=positive_int, default=1, help="processes (default 1)")
     tour.add_argument("--json", action="store_true", help="print one JSON object")
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     tour.set_defaults(run=_tournament)
 
 
-def _positive(text: str) -> int:
+def positive_int(text: str) -> int:
+    """An argparse type: an int of at least 1."""
     try:
         value = int(text)
     except ValueError:

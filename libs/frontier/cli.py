@@ -24,7 +24,7 @@ from typing import NoReturn
 from frontier import bench_engine
 from frontier import replay as replays
 from frontier.bench_stack import add_bench_stack
-from frontier.bot_cli import add_bot_commands
+from frontier.bot_cli import add_bot_commands, positive_int
 from frontier.bots import bot_names, make_bot
 from frontier.engine import InvalidConfig, MatchConfig, Team, make_config
 from frontier.engine.lineup import default_lineup
@@ -45,16 +45,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see '{self.prog} --help')")
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -84,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     engine = targets.add_parser("engine", help="random-bot matches in-process on one core")
     engine.add_argument(
         "--matches",
-        type=_positive_int,
+        type=positive_int,
         default=bench_engine.DEFAULT_MATCHES,
         help=f"matches to play (default {bench_engine.DEFAULT_MATCHES})",
     )

@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from frontier.engine import Command, Event, EventKind, State, initial_state, make_config
-from frontier.engine.decide import execute, legal_commands, to_act
+from frontier.engine import Command, Event, EventKind, State
 from frontier.engine.lineup import R2_DEFAULT_LINEUP
-from tests.engine_helpers import LINEUP, KindFirstBot, event_dict
+from tests.engine_helpers import LINEUP, event_dict, new_state
+from tests.engine_helpers import playout as bot_playout
 
 HERE = Path(__file__).parent
 PATIENCE = 3  # the bot ends a phase only 1 time in 3 when it could act instead
@@ -86,20 +86,18 @@ def highlight(event: Event) -> str | None:
 
 
 def new_match(golden: Golden) -> State:
-    return initial_state(make_config(seed=golden.seed, lineup=golden.lineup))
+    return new_state(golden.seed, golden.lineup)
 
 
 def playout(golden: Golden) -> tuple[State, list[tuple[Command, list[Event]]]]:
-    state = new_match(golden)
-    bot = KindFirstBot(golden.bot_seed, golden.patience)
-    log: list[tuple[Command, list[Event]]] = []
-    while not state.over:
-        assert len(log) < MAX_COMMANDS, "the match does not end"
-        seat = to_act(state)
-        assert seat is not None
-        cmd = bot.choose(legal_commands(state, seat))
-        log.append((cmd, execute(state, cmd)))
-    return state, log
+    """The golden's whole match played by :class:`tests.engine_helpers.KindFirstBot`."""
+    return bot_playout(
+        golden.seed,
+        golden.bot_seed,
+        patience=golden.patience,
+        max_commands=MAX_COMMANDS,
+        lineup=golden.lineup,
+    )
 
 
 def build(golden: Golden) -> dict[str, Any]:

@@ -18,19 +18,20 @@ from frontier.engine import (
     Event,
     EventKind,
     State,
-    decide,
-    execute,
-    fold,
     initial_state,
     legal_commands,
     make_config,
     to_act,
 )
-from frontier.engine.hashing import state_hash
 from frontier.engine.lineup import R2_DEFAULT_LINEUP
 from frontier.engine.vagabond_state import VagabondState
 from frontier.engine.view import view
-from tests.engine_helpers import KindFirstBot, assert_items_conserved
+from tests.engine_helpers import (
+    KindFirstBot,
+    assert_events_rebuild,
+    assert_items_conserved,
+    execute_as_decided,
+)
 from tests.golden.regenerate import GOLDENS
 
 SEEDS = st.integers(min_value=0, max_value=2**62)
@@ -71,16 +72,13 @@ def play_match(seed: int, bot_seed: int, patience: int = 3) -> list[Event]:
         assert legal, f"{seat.value} must act in {state.step} but has no legal command"
         assert len(set(legal)) == len(legal), "duplicate legal commands"
         cmd = bot.choose(legal)
-        predicted = decide(state, cmd)
-        got = execute(state, cmd)
-        assert got == predicted, "decide and execute disagree"
+        got = execute_as_decided(state, cmd)
         removed += sum(1 for e in got if e.kind is EventKind.ITEM_REMOVED)
         events += got
         assert_items_conserved(state, removed)
         check_contraband(state)
     assert state.winner in {"A", "B", "draw"}
-    rebuilt = fold(initial_state(config), events)
-    assert state_hash(rebuilt) == state_hash(state), "the events do not rebuild the state"
+    assert_events_rebuild(config, state, events)
     return events
 
 

@@ -19,9 +19,6 @@ from hypothesis import strategies as st
 from frontier.engine import (
     Event,
     State,
-    decide,
-    execute,
-    fold,
     initial_state,
     legal_commands,
     make_config,
@@ -29,10 +26,15 @@ from frontier.engine import (
 )
 from frontier.engine.cards import deck_ids
 from frontier.engine.factions.eyrie import VIZIERS, EyrieState
-from frontier.engine.hashing import state_hash
 from frontier.engine.model import Faction, Item
 from frontier.engine.view import can_see_hand, view
-from tests.engine_helpers import MARQUISE_SUPPLY, KindFirstBot, assert_items_conserved
+from tests.engine_helpers import (
+    MARQUISE_SUPPLY,
+    KindFirstBot,
+    assert_events_rebuild,
+    assert_items_conserved,
+    execute_as_decided,
+)
 from tests.eyrie_helpers import all_cards_with_decree
 
 LINEUPS = ("A=marquise,eyrie;B=marquise,eyrie", "A=marquise,eyrie;B=marquise")
@@ -89,16 +91,13 @@ def playout(lineup: str, seed: int, bot_seed: int) -> tuple[State, list[Event]]:
         assert legal, f"{seat} must act in {state.step} but has no legal command"
         assert len(set(legal)) == len(legal), "duplicate legal commands"
         cmd = bot.choose(legal)
-        predicted = decide(state, cmd)
-        got = execute(state, cmd)
-        assert got == predicted, "decide and execute disagree"
+        got = execute_as_decided(state, cmd)
         events += got
         check_conserved(state)
         if n % 25 == 0:
             check_hands_hidden(state)
     assert state.winner in {"A", "B", "draw"}
-    rebuilt = fold(initial_state(config), events)
-    assert state_hash(rebuilt) == state_hash(state), "the events do not rebuild the state"
+    assert_events_rebuild(config, state, events)
     return state, events
 
 

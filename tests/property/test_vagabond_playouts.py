@@ -22,7 +22,6 @@ from frontier.engine import (
     EventKind,
     State,
     execute,
-    fold,
     initial_state,
     legal_commands,
     make_config,
@@ -30,12 +29,12 @@ from frontier.engine import (
 )
 from frontier.engine.board import board
 from frontier.engine.cards import deck_ids
-from frontier.engine.hashing import state_hash
 from frontier.engine.vagabond_state import VagabondState, is_clearing, quests, vagabond_seats
 from frontier.engine.view import view
 from tests.engine_helpers import (
     KindFirstBot,
     all_cards,
+    assert_events_rebuild,
     assert_items_conserved,
     items_in_the_box,
 )
@@ -99,8 +98,7 @@ def play_match(lineup: str, seed: int, bot_seed: int) -> None:
         events += new
         check_step(state, removed)
     check_secrets(state)
-    rebuilt = fold(initial_state(config), events)
-    assert state_hash(rebuilt) == state_hash(state)
+    assert_events_rebuild(config, state, events)
 
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])

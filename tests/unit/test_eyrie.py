@@ -21,6 +21,7 @@ from tests.engine_helpers import (
     assert_refused,
     dice_seed,
     first_legal,
+    kinds_of,
     play,
     setup_seat,
 )
@@ -38,7 +39,6 @@ from tests.eyrie_helpers import (
     eyrie_position,
     find,
     fresh,
-    kinds,
     setup_eyrie,
 )
 
@@ -735,5 +735,5 @@ def test_eyrie_setup_events_rebuild_the_state() -> None:
     state = fresh(3)
     events = setup_seat(state, KEEP_A) + setup_seat(state, KEEP_B)
     events += setup_eyrie(state, "despot") + setup_eyrie(state, "charismatic")
-    assert kinds(events).count("leader_chosen") == 2
+    assert kinds_of(events).count("leader_chosen") == 2
     assert state_hash(fold(fresh(3), events)) == state_hash(state)

@@ -36,20 +36,20 @@ from tests.vagabond_helpers import (
     A3,
     B1,
     B3,
+    BEACH,
+    CREEK,
+    HILL,
     KEEP_A,
     KEEP_B,
+    MOUND,
     PAWN_A,
+    QUARRY,
     fresh,
     item_keys,
     vagabond_match,
     vb_position,
 )
 
-CREEK = "autumn.creek"  # rabbit, next to Hill and Quarry, in forest N
-HILL = "autumn.hill"  # fox
-BEACH = "autumn.beach"  # rabbit, with a ruin
-QUARRY = "autumn.quarry"  # the top Border Bridge to winter.mound
-MOUND = "winter.mound"
 RANGER_LINEUP = "A=marquise,,ranger;B=marquise,,thief"
 
 

@@ -24,19 +24,18 @@ from tests.vagabond_helpers import (
     A3,
     B1,
     B3,
+    CREEK,
+    HILL,
     KEEP_A,
     KEEP_B,
+    MOUND,
     PAWN_A,
+    QUARRY,
     fresh,
     item_keys,
     vb_position,
 )
 
-CREEK = "autumn.creek"  # rabbit
-HILL = "autumn.hill"
-BEACH = "autumn.beach"  # rabbit, with a ruin
-QUARRY = "autumn.quarry"
-MOUND = "winter.mound"
 HOSTILE_B1 = {"A1": "allied", "B1": "hostile", "B3": "indifferent"}
 
 
