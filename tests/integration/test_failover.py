@@ -12,6 +12,8 @@ import grpc
 import pytest
 
 from frontier.load import ROUND_ROBIN, MatchRun, play_match
+from frontier.orchestrator.leases import Leases
+from frontier.runtime.bus import Bus
 from frontier.stack import Stack, StackConfig
 from frontier.v1 import match_pb2, match_pb2_grpc
 
@@ -19,6 +21,8 @@ from .client import MIRROR
 from .stream_check import check_stream
 
 pytestmark = pytest.mark.integration
+
+DEFAULT = "A=marquise,eyrie,thief;B=marquise,alliance,tinker"  # long enough to kill mid-way
 
 
 @pytest.fixture
@@ -67,27 +71,48 @@ def test_sigkill_the_owner_and_the_other_orchestrator_takes_over(
 ) -> None:
     config = two_orchestrators.config
     runs: list[MatchRun] = []
-    started = threading.Event()
 
     async def play() -> None:
         async with grpc.aio.insecure_channel(
             config.orchestrator_target, options=ROUND_ROBIN
         ) as channel:
             stub = match_pb2_grpc.MatchServiceStub(channel)
-            # round robin: the three matches are created on both orchestrators
-            tasks = [asyncio.ensure_future(play_match(stub, s, MIRROR)) for s in (31, 32, 33)]
-            await asyncio.sleep(0.5)  # some commands go through before the kill
-            started.set()
+            tasks = [asyncio.ensure_future(play_match(stub, s, DEFAULT)) for s in (31, 32, 33)]
             runs.extend(await asyncio.gather(*tasks))
 
     player = threading.Thread(target=lambda: asyncio.run(play()))
     player.start()
-    assert started.wait(60)
-    time.sleep(1.0)
-    two_orchestrators.kill("orchestrator")  # owns the matches it created
+    # Kill the owner of a match that is under way: no guessing from timing.
+    victim_match = _a_match_in_progress(config.address("orchestrator-2"))
+    owner = asyncio.run(_owner_address(config.nats_url, victim_match))
+    victim = next(n for n in config.orchestrator_names if config.address(n) == owner)
+    two_orchestrators.kill(victim)
     player.join(300)
     assert not player.is_alive()
     assert len(runs) == 3 and all(r.winner for r in runs)
     assert sum(r.retries for r in runs) > 0  # the failure was really felt
     for run in runs:
-        check_stream(config.nats_url, run.match_id, run.seed, MIRROR)
+        check_stream(config.nats_url, run.match_id, run.seed, DEFAULT)
+
+
+def _a_match_in_progress(address: str, timeout: float = 60.0) -> str:
+    deadline = time.monotonic() + timeout
+    with grpc.insecure_channel(address) as channel:
+        stub = match_pb2_grpc.MatchServiceStub(channel)
+        while time.monotonic() < deadline:
+            for m in stub.ListMatches(match_pb2.ListMatchesRequest()).matches:
+                if m.version >= 30 and not m.winner:
+                    return m.match_id
+            time.sleep(0.05)
+    raise TimeoutError("no match got under way")
+
+
+async def _owner_address(nats_url: str, match_id: str) -> str:
+    bus = await Bus.connect(nats_url)
+    try:
+        leases = Leases(await bus.leases_bucket(), "test-reader", "", ttl_s=1.0)
+        lease = await leases.get(match_id)
+        assert lease is not None
+        return lease.address
+    finally:
+        await bus.close()

@@ -15,6 +15,7 @@ from .cards import (
     SCOUTING_PARTY,
     CardKind,
     card,
+    in_play,
     matches,
     one_per_type,
 )
@@ -73,13 +74,6 @@ def _foil_cards(state: State, seat: Seat, clearing: str) -> list[str]:
     return _ambush_cards(state, seat, clearing)
 
 
-def _has_in_play(state: State, seat: Seat, card_type: str) -> str | None:
-    for cid in state.seats[seat].play_area:
-        if card(cid).type == card_type:
-            return cid
-    return None
-
-
 def effect_options(state: State, b: Battle, seat: Seat) -> list[tuple[str, str]]:
     """(effect, card id) pairs ``seat`` may still use in this battle."""
     out: list[tuple[str, str]] = []
@@ -89,7 +83,7 @@ def effect_options(state: State, b: Battle, seat: Seat) -> list[tuple[str, str]]
     for effect in wanted:
         if effect in used:
             continue
-        cid = _has_in_play(state, seat, effect)
+        cid = in_play(state, seat, effect)
         if cid is None:
             continue
         if effect == ARMORERS:
@@ -106,7 +100,7 @@ def run(ctx: Ctx) -> None:
         b = state.battle
         stage = b.stage
         if stage == "start":
-            scouting = _has_in_play(state, b.attacker, SCOUTING_PARTY) is not None
+            scouting = in_play(state, b.attacker, SCOUTING_PARTY) is not None
             if not scouting and _ambush_cards(state, b.defender, b.clearing):
                 _stage(ctx, "ambush")
                 ctx.ask(b.defender, "ambush", clearing=b.clearing)

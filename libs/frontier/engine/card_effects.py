@@ -21,7 +21,7 @@ from .cards import (
     ROYAL_CLAIM,
     STAND_AND_DELIVER,
     TAX_COLLECTOR,
-    card,
+    in_play,
 )
 from .ctx import Ctx
 from .field_hospitals import offer_field_hospitals
@@ -29,13 +29,6 @@ from .model import Command, CommandKind, EventKind, Seat
 from .movement import do_move, move_commands
 from .pieces import WARRIOR, clearings_ruled, warriors
 from .state import Decision, State
-
-
-def in_play(state: State, seat: Seat, card_type: str) -> str | None:
-    for cid in state.seats[seat].play_area:
-        if card(cid).type == card_type:
-            return cid
-    return None
 
 
 def _others(state: State, seat: Seat) -> list[Seat]:

@@ -10,9 +10,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
+from typing import TYPE_CHECKING
 
 from .board import raw_data
 from .model import Item, Suit
+
+if TYPE_CHECKING:  # the state module needs no card data; only the types are used here
+    from .model import Seat
+    from .state import State
 
 
 class CardKind(StrEnum):
@@ -84,6 +89,14 @@ def matches(card_id: str, suit: Suit) -> bool:
     """Birds are wild when a card is spent, discarded or given for a suit."""
     s = catalog()[card_id].suit
     return s is Suit.BIRD or s is suit
+
+
+def in_play(state: State, seat: Seat, card_type: str) -> str | None:
+    """The id of ``seat``'s persistent card of ``card_type`` in play, if it has one."""
+    for cid in state.seats[seat].play_area:
+        if catalog()[cid].type == card_type:
+            return cid
+    return None
 
 
 def one_per_type(card_ids: Iterable[str]) -> list[str]:

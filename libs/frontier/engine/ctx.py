@@ -10,7 +10,6 @@ sequences that many rules share (drawing with reshuffle, scoring with the floor 
 from __future__ import annotations
 
 from . import vagabond_state
-from .board import board
 from .model import Command, Event, EventKind, Seat, Team
 from .pieces import BASES, BUILDINGS, SYMPATHY, TOKENS, WARRIOR
 from .state import State
@@ -139,9 +138,3 @@ class Ctx:
 
     def use(self, seat: Seat, key: str, n: int = 1) -> None:
         self.emit(EventKind.ONCE_USED, seat=seat.value, text=key, count=n)
-
-    def map_of(self, clearing: str) -> str:
-        return board().map_of(clearing)
-
-    def team_of(self, seat: Seat) -> Team:
-        return seat.team

@@ -221,7 +221,7 @@ def _effect_used(state: State, e: Event) -> None:
             b.ignore_rolled_by_defender = True
     elif e.piece == "sappers":
         b.extra_to_attacker += 1
-    elif e.piece in ("brutal_tactics", "defenseless"):
+    elif e.piece == "brutal_tactics":
         b.extra_to_defender += 1
 
 

@@ -212,9 +212,10 @@ class Orchestrator:
         state = initial_state(config)
         match_id = uuid.uuid4().hex
         tokens = {seat: secrets.token_urlsafe(24) for seat in state.order}
+        seat_by_hash = {token_hash(t): seat.value for seat, t in tokens.items()}
         record = {
             "config": config.model_dump(),
-            "tokens": {token_hash(t): seat.value for seat, t in tokens.items()},
+            "tokens": seat_by_hash,
             "clock": clock.as_record(),
         }
         await self.bus.put_match(match_id, record)
@@ -225,7 +226,7 @@ class Orchestrator:
             config=config,
             state=state,
             stream_seq=0,
-            seat_by_token_hash={token_hash(t): s.value for s, t in tokens.items()},
+            seat_by_token_hash=dict(seat_by_hash),
             command_ids={},
             clock=clock,
         )

@@ -11,7 +11,7 @@ import grpc
 
 from frontier.bots.standing import InvalidStandingAnswers, StandingPolicy, validate
 from frontier.engine import Seat, legal_commands
-from frontier.engine.view import view
+from frontier.engine.view import event_for, view
 from frontier.runtime.domain import GrpcContext, grpc_errors
 from frontier.runtime.errors import ServiceError, status_for
 from frontier.v1 import events_pb2, match_pb2, match_pb2_grpc, types_pb2
@@ -192,8 +192,6 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         )
         hosted = await self.core.get(request.match_id)
         viewer = self.core.viewer_for(hosted, request.seat_token)
-        from frontier.engine.view import event_for
-
         return match_pb2.SubmitCommandResponse(
             version=accepted.events[-1][0] if accepted.events else hosted.state.version,
             events=[

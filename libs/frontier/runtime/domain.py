@@ -26,6 +26,7 @@ from frontier.engine.state import State
 from frontier.v1 import domain_pb2, types_pb2
 from frontier.wire.convert import (
     command_from_proto,
+    command_to_proto,
     enum_from_proto,
     event_from_proto,
     event_to_proto,
@@ -96,8 +97,6 @@ class DomainCore:
         state = await self.state_for(ctx_msg)
         seat = enum_from_proto(Seat, seat_value)
         out: list[types_pb2.LegalCommand] = []
-        from frontier.wire.convert import command_to_proto
-
         for cmd in legal_commands(state, seat):
             if owner(state, cmd) is self.domain:
                 out.append(types_pb2.LegalCommand(id=cmd.key(), command=command_to_proto(cmd)))
