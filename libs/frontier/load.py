@@ -11,13 +11,14 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import grpc
 
 from frontier.engine import Seat
 from frontier.engine.rng import below, seed_state
-from frontier.v1 import match_pb2, match_pb2_grpc
+from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 from frontier.wire.convert import enum_from_proto
 
 RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
@@ -64,23 +65,28 @@ async def play_match(
     view = await stub.GetView(match_pb2.GetViewRequest(match_id=run.match_id), timeout=timeout)
     to_act = view.view.to_act
     rng = seed_state(seed)
+    # the acting seat's legal commands and their version, when the last reply brought them
+    known: tuple[Sequence[types_pb2.LegalCommand], int] | None = None
     while to_act:
         token = tokens[enum_from_proto(Seat, to_act)]
-        legal = await _call_with_retry(
-            stub.ListLegalCommands,
-            match_pb2.ListLegalCommandsRequest(match_id=run.match_id, seat_token=token),
-            run,
-            timeout,
-            attempts,
-        )
-        assert isinstance(legal, match_pb2.ListLegalCommandsResponse)
-        index, rng = below(rng, len(legal.commands))
+        if known is None:
+            legal = await _call_with_retry(
+                stub.ListLegalCommands,
+                match_pb2.ListLegalCommandsRequest(match_id=run.match_id, seat_token=token),
+                run,
+                timeout,
+                attempts,
+            )
+            assert isinstance(legal, match_pb2.ListLegalCommandsResponse)
+            known = (legal.commands, legal.version)
+        commands, version = known
+        index, rng = below(rng, len(commands))
         request = match_pb2.SubmitCommandRequest(
             match_id=run.match_id,
             seat_token=token,
             command_id=uuid.uuid4().hex,
-            expected_version=legal.version,
-            legal_id=legal.commands[index].id,
+            expected_version=version,
+            legal_id=commands[index].id,
         )
         started = time.perf_counter()
         reply = await _call_with_retry(stub.SubmitCommand, request, run, timeout, attempts)
@@ -89,6 +95,7 @@ async def play_match(
         run.commands += 1
         to_act = reply.to_act
         run.winner = reply.winner
+        known = (reply.next_legal, reply.version) if reply.next_legal else None
     return run
 
 

@@ -139,8 +139,11 @@ def run(ctx: Ctx, cmd: Command) -> None:
     finish(ctx)
 
 
-def check(state: State, cmd: Command) -> None:
-    """Raise the specific error for a command that may not be applied now."""
+def check(state: State, cmd: Command, legal: list[Command] | None = None) -> None:
+    """Raise the specific error for a command that may not be applied now.
+
+    ``legal`` is ``legal_commands(state, cmd.seat)`` when the caller already has it (the
+    orchestrator keeps it per state version): it saves enumerating the commands again."""
     if state.over:
         raise GameOver(f"the match is over (winner: {state.winner})")
     if cmd.seat not in state.seats:
@@ -152,7 +155,8 @@ def check(state: State, cmd: Command) -> None:
         raise WrongSeat(
             f"seat {cmd.seat.value} may not act now: waiting for {actor.value}'s {waiting}"
         )
-    legal = legal_commands(state, cmd.seat)
+    if legal is None:
+        legal = legal_commands(state, cmd.seat)
     if cmd in legal:
         return
     kinds = sorted({c.kind.value for c in legal})

@@ -26,12 +26,12 @@ from collections.abc import AsyncIterator
 
 import grpc
 
-from frontier.engine import Seat, legal_commands
+from frontier.engine import Seat
 from frontier.engine.model import Command
 from frontier.runtime.domain import GrpcContext
 from frontier.runtime.errors import ServiceError, status_for
 from frontier.v1 import bot_pb2, bot_pb2_grpc, events_pb2, types_pb2
-from frontier.wire.convert import command_to_proto, enum_to_proto
+from frontier.wire.convert import enum_to_proto
 
 from . import referee
 from .core import HostedMatch, NotOwner, Orchestrator, unix_ms
@@ -213,10 +213,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             decision=bot_pb2.DecisionRequest(
                 decision_id=decision,
                 view=view_message(hosted, seat),
-                legal=[
-                    types_pb2.LegalCommand(id=c.key(), command=command_to_proto(c))
-                    for c in legal_commands(state, seat)
-                ],
+                legal=hosted.legal(seat).wire(),
                 kind=pending.kind if pending is not None and pending.seat is seat else "",
                 deadline_unix_ms=hosted.deadline_unix_ms(seat),
                 reserve_ms=clock.reserve_ms if hosted.clock.enabled else 0,

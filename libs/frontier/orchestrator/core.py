@@ -1,8 +1,9 @@
 """The orchestrator's logic: hosting matches and the command pipeline, free of gRPC plumbing.
 
 For each accepted command, in this order, under the match's lock:
-  1. authenticate the seat token and check the command against the orchestrator's state
-     (cheap local engine check: a bad command never reaches a domain service);
+  1. authenticate the seat token and check the command against the seat's legal commands
+     at the match's version (kept per version: see legal_cache), so a bad command never
+     reaches a domain service;
   2. the owning domain service decides the command's events;
   3. the turn-order service advances steps/turns/rounds on top of them;
   4. the scoring service ends the match at the round limit (R30);
@@ -40,7 +41,7 @@ import grpc
 
 from frontier.bots import default_command, make_bot
 from frontier.bots.standing import StandingPolicy, choose
-from frontier.engine import Seat, Team, initial_state, legal_commands, make_config, to_act
+from frontier.engine import Seat, Team, initial_state, make_config, to_act
 from frontier.engine.config import MatchConfig
 from frontier.engine.decide import check
 from frontier.engine.domains import owner
@@ -66,6 +67,7 @@ from frontier.wire.convert import (
 from . import referee
 from .clients import DomainClients
 from .leases import LeaseLost, Leases
+from .legal_cache import LegalCache, SeatLegal
 from .referee import AnsweredBy, ClockConfig
 
 log = logging.getLogger("frontier.orchestrator")
@@ -100,6 +102,11 @@ class HostedMatch:
     wake: asyncio.Event = field(default_factory=asyncio.Event)  # the referee's alarm
     sessions: dict[Seat, SessionListener] = field(default_factory=dict)  # bot streams
     referee: asyncio.Task[None] | None = None
+    legal_cache: LegalCache = field(default_factory=LegalCache)
+
+    def legal(self, seat: Seat) -> SeatLegal:
+        """``seat``'s legal commands now (computed once per version, see legal_cache)."""
+        return self.legal_cache.of(self.state, seat)
 
     def clock_of(self, seat: Seat) -> SeatClock:
         return self.clocks.get(seat) or self.clock.fresh()
@@ -346,9 +353,9 @@ class Orchestrator:
         self, hosted: HostedMatch, seat: Seat, command: Command | None, legal_id: str
     ) -> Command:
         if command is None:
-            for cmd in legal_commands(hosted.state, seat):
-                if cmd.key() == legal_id:
-                    return cmd
+            found = hosted.legal(seat).by_id.get(legal_id)
+            if found is not None:
+                return found
             raise ServiceError(
                 grpc.StatusCode.FAILED_PRECONDITION,
                 f"no legal command with id {legal_id!r} for seat {seat.value} now",
@@ -405,7 +412,9 @@ class Orchestrator:
         """Steps 1-5 of the module docstring for one resolved command; the caller holds the
         match's lock and has checked the version and the seat."""
         state = hosted.state
-        check(state, cmd)
+        if not hosted.legal(cmd.seat).contains(cmd):
+            check(state, cmd, hosted.legal(cmd.seat).commands)  # raises, saying why not
+            raise AssertionError(f"check() accepted {cmd.key()}, not in the legal list")
         events = await self._decide(hosted, cmd)
         new_state = state.clone()
         fold(new_state, events)
@@ -457,7 +466,7 @@ class Orchestrator:
         hosted.wake.set()
         for session in list(hosted.sessions.values()):
             session.on_commit(seat, cmd, record)
-        self._spawn(self._announce_turn(hosted, to_act(new_state)))
+        await self._announce_turn(hosted, to_act(new_state))
         return numbered
 
     def _drop(self, hosted: HostedMatch) -> None:
@@ -598,7 +607,7 @@ class Orchestrator:
                 return  # answered meanwhile
             if by != referee.TIMEOUT and self.automatic(hosted, seat) != by:
                 return  # the standing answers changed meanwhile: look again
-            legal = legal_commands(state, seat)
+            legal = hosted.legal(seat).commands
             if by == referee.TIMEOUT:
                 cmd = default_command(legal)
             elif by == referee.STANDING_ANSWER:
@@ -654,6 +663,8 @@ class Orchestrator:
             log.warning("snapshot of %s failed", hosted.match_id, exc_info=True)
 
     async def _announce_turn(self, hosted: HostedMatch, actor: Seat | None) -> None:
+        """Core NATS, fire and forget: publishing only appends to the client's buffer, so it
+        is awaited in line rather than given a task of its own."""
         notice = json.dumps(
             {
                 "version": hosted.state.version,

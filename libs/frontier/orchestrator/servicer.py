@@ -10,14 +10,13 @@ from typing import Any, TypeVar
 import grpc
 
 from frontier.bots.standing import InvalidStandingAnswers, StandingPolicy, validate
-from frontier.engine import Seat, legal_commands
+from frontier.engine import Seat
 from frontier.engine.view import event_for, view
 from frontier.runtime.domain import GrpcContext, grpc_errors
 from frontier.runtime.errors import ServiceError, status_for
 from frontier.v1 import events_pb2, match_pb2, match_pb2_grpc, types_pb2
 from frontier.wire.convert import (
     command_from_proto,
-    command_to_proto,
     enum_to_proto,
     event_to_proto,
 )
@@ -161,13 +160,8 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         _require_match_id(request.match_id)
         hosted = await self.core.get(request.match_id)
         seat = self.core.seat_for(hosted, request.seat_token)
-        state = hosted.state
         return match_pb2.ListLegalCommandsResponse(
-            commands=[
-                types_pb2.LegalCommand(id=c.key(), command=command_to_proto(c))
-                for c in legal_commands(state, seat)
-            ],
-            version=state.version,
+            commands=hosted.legal(seat).wire(), version=hosted.state.version
         )
 
     @grpc_errors
@@ -192,8 +186,16 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         )
         hosted = await self.core.get(request.match_id)
         viewer = self.core.viewer_for(hosted, request.seat_token)
+        version = accepted.events[-1][0] if accepted.events else hosted.state.version
+        # the seat's next choices, if it is still its turn and nothing else happened since
+        next_legal = (
+            hosted.legal(viewer).wire()
+            if viewer is not None and accepted.to_act is viewer and hosted.state.version == version
+            else []
+        )
         return match_pb2.SubmitCommandResponse(
-            version=accepted.events[-1][0] if accepted.events else hosted.state.version,
+            version=version,
+            next_legal=next_legal,
             events=[
                 events_pb2.EventEnvelope(
                     match_id=request.match_id,

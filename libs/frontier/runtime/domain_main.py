@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from frontier.engine.domains import Domain
+from frontier.v1 import events_pb2
 
 from .bus import Bus
 from .domain import DomainCore
@@ -24,11 +25,18 @@ async def run(
 ) -> None:
     bus = await Bus.connect(settings.nats_url, settings.stream, name=f"frontier-{domain.value}")
     projections = Projections(bus, settings.catch_up_wait_s)
-    await projections.start()
-    scoreboard = None
-    if domain is Domain.SCORING:
-        scoreboard = Scoreboard()
-        await bus.follow_all(scoreboard.on_batch)
+    scoreboard = Scoreboard() if domain is Domain.SCORING else None
+    if scoreboard is None:
+        await bus.follow_all(projections.on_batch)
+    else:
+        # one subscription feeds both: each NATS delivery costs a decode, so not two of them
+        board = scoreboard
+
+        async def both(stream_seq: int, batch: events_pb2.EventBatch) -> None:
+            await projections.on_batch(stream_seq, batch)
+            await board.on_batch(stream_seq, batch)
+
+        await bus.follow_all(both)
     core = DomainCore(domain, projections)
     await serve(
         domain.value,

@@ -42,10 +42,7 @@ class Projections:
         self._by_match: dict[str, Projection] = {}
         self._loading: dict[str, asyncio.Lock] = {}
 
-    async def start(self) -> None:
-        await self.bus.follow_all(self._on_batch)
-
-    async def _on_batch(self, stream_seq: int, batch: events_pb2.EventBatch) -> None:
+    async def on_batch(self, stream_seq: int, batch: events_pb2.EventBatch) -> None:
         p = self._by_match.get(batch.match_id)
         if p is None or not batch.envelopes:
             return

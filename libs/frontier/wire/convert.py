@@ -180,12 +180,16 @@ class _Codec(Generic[_R, _M]):
     def to_proto(self, record: _R) -> _M:
         if not isinstance(record, self.record):
             raise WireError(f"expected an engine {self.record.__name__}, got {record!r}")
+        # Fields at their default ("", 0, empty) are left out: proto3 reads them back the
+        # same, and most of a record's fields are defaults (encoding is on the hot path).
         kwargs: dict[str, Any] = {}
         for f in self.fields:
             value = getattr(record, f.name)
             if f.enum is not None:
                 enum = f.enum
                 value = [enum.encode(v) for v in value] if f.repeated else enum.encode(value)
+            elif not value and isinstance(value, (str, int, tuple)):
+                continue
             kwargs[f.name] = value
         try:
             return self.message(**kwargs)

@@ -1,0 +1,71 @@
+"""The legal commands of a hosted match, computed once per state version.
+
+One accepted command needs its seat's legal list several times: the client reads it
+(ListLegalCommands, a bot's DecisionRequest, or the previous SubmitCommandResponse), the
+submit resolves a legal id against it, and the command is checked against it before it goes
+to its domain.  Enumerating legal commands is the most expensive read the engine has, and
+turning the list into protobuf is the next one, so the orchestrator keeps both for the
+current version, with an index by id, and forgets them as soon as the version moves on.
+
+The cache is exact, not a heuristic: a match's state is never changed in place (a commit
+replaces it with a new state whose version is higher), so a list computed at version *v*
+is the engine's answer for as long as the match is at *v*.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from frontier.engine import Seat, legal_commands
+from frontier.engine.model import Command
+from frontier.engine.state import State
+from frontier.v1 import types_pb2
+from frontier.wire.convert import command_to_proto
+
+
+@dataclass(slots=True)
+class SeatLegal:
+    """One seat's legal commands at one version, indexed by their ids."""
+
+    commands: list[Command]
+    by_id: dict[str, Command]
+    _wire: list[types_pb2.LegalCommand] | None = field(default=None, repr=False)
+
+    @classmethod
+    def of(cls, commands: list[Command]) -> SeatLegal:
+        by_id: dict[str, Command] = {}
+        for cmd in commands:
+            by_id.setdefault(cmd.key(), cmd)
+        return cls(commands, by_id)
+
+    def contains(self, cmd: Command) -> bool:
+        """Whether ``cmd`` is one of them: one dict lookup instead of a scan of the list."""
+        return self.by_id.get(cmd.key()) == cmd
+
+    def wire(self) -> list[types_pb2.LegalCommand]:
+        """The list as protobuf ``LegalCommand``s, built on first use."""
+        if self._wire is None:
+            self._wire = [
+                types_pb2.LegalCommand(id=key, command=command_to_proto(cmd))
+                for key, cmd in ((c.key(), c) for c in self.commands)
+            ]
+        return self._wire
+
+
+class LegalCache:
+    """Per seat, the legal commands of the state version last asked about."""
+
+    __slots__ = ("_by_seat", "_version")
+
+    def __init__(self) -> None:
+        self._version = -1
+        self._by_seat: dict[Seat, SeatLegal] = {}
+
+    def of(self, state: State, seat: Seat) -> SeatLegal:
+        if state.version != self._version:
+            self._version = state.version
+            self._by_seat = {}
+        hit = self._by_seat.get(seat)
+        if hit is None:
+            hit = self._by_seat[seat] = SeatLegal.of(legal_commands(state, seat))
+        return hit
