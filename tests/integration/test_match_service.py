@@ -269,3 +269,24 @@ def test_list_matches_and_scoreboard(
         listed[match.match_id].score_b,
     )
     assert row.winner == listed[match.match_id].winner
+
+
+def test_submit_reply_brings_the_next_legal_commands_of_the_same_seat_only(
+    match_stub: match_pb2_grpc.MatchServiceStub,
+) -> None:
+    """next_legal equals ListLegalCommands when the caller acts again, and is empty (it would
+    leak another seat's options) once the match waits for somebody else."""
+    match = Match.create(match_stub, seed=11)
+    seen_again = seen_other = 0
+    while match.to_act is not None and (seen_again < 5 or seen_other < 5):
+        seat = match.to_act
+        reply = match.step(seen_again + seen_other)
+        if match.to_act is seat:
+            seen_again += 1
+            listed = match.legal()
+            assert [c.id for c in reply.next_legal] == [c.id for c in listed]
+            assert list(reply.next_legal) == listed
+        else:
+            seen_other += 1
+            assert not reply.next_legal
+    assert seen_again >= 5 and seen_other >= 5
