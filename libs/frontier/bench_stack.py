@@ -4,6 +4,12 @@ Reports SubmitCommand latency (p50, p99), throughput, and — measured in the sa
 machines are noisy — the *floor*: one bare gRPC unary call plus one JetStream publish-ack,
 the least any accepted command must cost.  ``ratio_p50`` = p50 / floor p50.  Memory per
 match is the growth of the services' resident memory divided by the matches they hold.
+
+``--think-ms`` gives every player a think time before each command.  Without it each match
+submits as soon as the last reply arrives, so N matches keep N requests queued at all times
+and the latency measured is mostly queueing (Little's law: p50 ~ N / throughput); with it,
+the run measures the latency the stack gives N matches played at a human or bot pace, which
+is how many matches one stack *holds*.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ FLOOR_SAMPLES = 300
 @dataclass
 class StackBench:
     matches: int
+    think_ms: float
     orchestrators: int
     lineup: str
     sync: str
@@ -89,7 +96,12 @@ def services_rss(stack: Stack) -> int:
 
 
 def run(
-    matches: int, lineup: str, sync: str, seed: int = 1000, orchestrators: int = 1
+    matches: int,
+    lineup: str,
+    sync: str,
+    seed: int = 1000,
+    orchestrators: int = 1,
+    think_ms: float = 0.0,
 ) -> StackBench:
     workdir = Path(tempfile.mkdtemp(prefix="frontier-bench-"))
     config = StackConfig.ephemeral(workdir, orchestrators=orchestrators, sync=sync)
@@ -102,6 +114,7 @@ def run(
                 [config.address(n) for n in config.orchestrator_names],
                 list(range(seed, seed + matches)),
                 lineup,
+                think_s=think_ms / 1000,
             )
         )
         seconds = time.perf_counter() - started
@@ -111,6 +124,7 @@ def run(
     p50 = percentile(latencies, 0.5)
     return StackBench(
         matches=matches,
+        think_ms=think_ms,
         orchestrators=orchestrators,
         lineup=lineup,
         sync=sync,
@@ -134,12 +148,27 @@ def add_bench_stack(targets: Any) -> None:
     parser.add_argument(
         "--orchestrators", type=int, default=1, help="orchestrators sharing the matches (1)"
     )
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=0.0,
+        help="mean time each player thinks before a command (0: submit at once, which "
+        "saturates the stack; a real bot or person takes time to choose)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=_main)
 
 
 def _main(args: argparse.Namespace) -> int:
-    result = run(args.matches, args.lineup, args.sync, orchestrators=args.orchestrators)
+    if args.think_ms < 0:
+        raise SystemExit("--think-ms must be >= 0")
+    result = run(
+        args.matches,
+        args.lineup,
+        args.sync,
+        orchestrators=args.orchestrators,
+        think_ms=args.think_ms,
+    )
     if args.json:
         print(json.dumps(asdict(result)))
     else:

@@ -2,8 +2,14 @@
 
 Shared by the concurrency tests and ``frontier bench stack``: each match is driven by
 seeded random choices among the legal command ids, and every SubmitCommand round trip is
-timed.  A submit that fails with UNAVAILABLE or ABORTED-by-conflict is retried with the
-same command id, which is exactly what a well-behaved client does after a server failure.
+timed.  With a *think time* each player waits before each of its commands, as a real bot or
+person does (uniformly between half and one and a half times the mean, from the match's
+seeded generator, so that matches do not move in lockstep), and each match starts within the
+first two think times rather than all at the same instant; with none, every match submits
+as fast as the server answers, which measures the server's saturation rather than its
+latency under a given load.  A submit that fails with UNAVAILABLE or ABORTED-by-conflict
+is retried with the same command id, which is exactly what a well-behaved client does after
+a server failure.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 from frontier.wire.convert import enum_from_proto
 
 RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+THINK_SALT = 0x7468696E6B  # "think"
 
 
 @dataclass
@@ -54,8 +61,14 @@ async def play_match(
     lineup: str,
     timeout: float = 10.0,
     attempts: int = 60,
+    think_s: float = 0.0,
 ) -> MatchRun:
     run = MatchRun(seed=seed)
+    think_rng = seed_state(seed ^ THINK_SALT)  # apart, so thinking never changes the choices
+    if think_s > 0:
+        # matches paced like real play also start at different moments, not all at once
+        start, think_rng = below(think_rng, 1001)
+        await asyncio.sleep(2 * think_s * start / 1000)
     created = await stub.CreateMatch(
         match_pb2.CreateMatchRequest(config=match_pb2.MatchConfig(seed=seed, lineup=lineup)),
         timeout=timeout,
@@ -80,6 +93,9 @@ async def play_match(
             assert isinstance(legal, match_pb2.ListLegalCommandsResponse)
             known = (legal.commands, legal.version)
         commands, version = known
+        if think_s > 0:
+            spread, think_rng = below(think_rng, 1001)
+            await asyncio.sleep(think_s * (0.5 + spread / 1000))
         index, rng = below(rng, len(commands))
         request = match_pb2.SubmitCommandRequest(
             match_id=run.match_id,
@@ -104,7 +120,9 @@ async def play_match(
 ROUND_ROBIN = (("grpc.lb_policy_name", "round_robin"),)
 
 
-async def play_many(targets: list[str], seeds: list[int], lineup: str) -> list[MatchRun]:
+async def play_many(
+    targets: list[str], seeds: list[int], lineup: str, think_s: float = 0.0
+) -> list[MatchRun]:
     """Match ``i`` talks to ``targets[i % len(targets)]`` from creation to end.
 
     With one orchestrator per target each match stays with the orchestrator that created
@@ -116,7 +134,10 @@ async def play_many(targets: list[str], seeds: list[int], lineup: str) -> list[M
         stubs = [match_pb2_grpc.MatchServiceStub(c) for c in channels]
         return list(
             await asyncio.gather(
-                *(play_match(stubs[i % len(stubs)], s, lineup) for i, s in enumerate(seeds))
+                *(
+                    play_match(stubs[i % len(stubs)], s, lineup, think_s=think_s)
+                    for i, s in enumerate(seeds)
+                )
             )
         )
     finally:

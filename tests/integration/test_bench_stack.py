@@ -1,0 +1,56 @@
+"""``frontier bench stack``: its JSON keys and what they mean, on a real local stack."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from frontier.cli import main
+from frontier.load import play_many
+from frontier.stack import Stack
+
+from .client import MIRROR
+
+pytestmark = pytest.mark.integration
+
+STACK_KEYS = {
+    "matches",
+    "think_ms",
+    "commands",
+    "commands_per_s",
+    "p50_ms",
+    "p99_ms",
+    "floor_p50_ms",
+    "ratio_p50",
+    "retries",
+    "memory_per_match_kb",
+}
+
+
+def test_bench_stack_json_reports_latency_against_the_floor(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = main(["bench", "stack", "--matches", "2", "--think-ms", "2", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    result = json.loads(out.strip().splitlines()[-1])
+    assert set(result) >= STACK_KEYS
+    assert result["matches"] == 2 and result["think_ms"] == 2
+    assert result["commands"] > 100 and result["retries"] == 0
+    assert result["floor_p50_ms"] > 0 and 0 < result["p50_ms"] <= result["p99_ms"]
+    assert result["ratio_p50"] == pytest.approx(result["p50_ms"] / result["floor_p50_ms"], 0.02)
+
+
+def test_bench_stack_rejects_a_negative_think_time(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit, match="think-ms"):
+        main(["bench", "stack", "--think-ms", "-1"])
+
+
+def test_thinking_changes_the_pace_but_never_the_choices(stack: Stack) -> None:
+    seeds = [71, 72]
+    target = [stack.config.address("orchestrator")]
+    fast = asyncio.run(play_many(target, seeds, MIRROR))
+    paced = asyncio.run(play_many(target, seeds, MIRROR, think_s=0.002))
+    assert [(r.commands, r.winner) for r in fast] == [(r.commands, r.winner) for r in paced]
