@@ -56,13 +56,29 @@ def step_commands(state: State, seat: Seat) -> list[Command]:
     return own
 
 
-def _waits(ctx: Ctx, seat: Seat) -> bool:
-    """An interactive step waits while the seat has a choice other than ending it."""
-    commands = step_commands(ctx.state, seat)
-    if any(c.kind is not CommandKind.END_PHASE for c in commands):
-        ctx.next_legal = (seat, ctx.state.version, commands)
-        return True
-    return False
+def at_rest(state: State) -> tuple[bool, list[Command] | None]:
+    """Whether :func:`advance` has nothing to do now, and the active seat's step commands
+    when finding that out meant listing them.
+
+    At rest means the match is over, or it waits for a decision, a battle, the final scoring,
+    an unfinished setup step, or a choice of the active seat in its step (an interactive step
+    waits while the seat has a choice other than ending it).  ``advance`` loops until this
+    holds, and the orchestrator asks it to skip the turn-order round trip of a command after
+    which there is nothing to advance: the same function decides both, so they cannot drift.
+    The commands, when returned, are exactly ``legal_commands(state, turn_seat)``.
+    """
+    if state.over or state.decisions or state.battle is not None or state.step == FINAL_STEP:
+        return True, None
+    seat = state.turn_seat
+    assert seat is not None
+    if state.step.startswith("setup"):
+        return not rules_for(state.lineup[seat].faction).setup_done(state, seat, state.step), None
+    commands = step_commands(state, seat)
+    end = CommandKind.END_PHASE
+    for c in commands:
+        if c.kind is not end:
+            return True, commands
+    return False, None
 
 
 # ----- moving on ---------------------------------------------------------------------------
@@ -79,19 +95,19 @@ def goto(ctx: Ctx, seat: Seat, step: str) -> None:
 def advance(ctx: Ctx) -> None:
     """Run automatic steps until a seat must choose (or the match ends)."""
     state = ctx.state
-    while (
-        not state.over and not state.decisions and state.battle is None and state.step != FINAL_STEP
-    ):
+    while True:
+        rest, commands = at_rest(state)
+        if rest:
+            if commands is not None:
+                assert state.turn_seat is not None
+                ctx.next_legal = (state.turn_seat, state.version, commands)
+            return
         seat = state.turn_seat
         assert seat is not None
         faction = state.lineup[seat].faction
         if state.step.startswith("setup"):
-            if not rules_for(faction).setup_done(state, seat, state.step):
-                return
             _next_setup_step(ctx, seat, faction)
             continue
-        if _waits(ctx, seat):
-            return
         steps = rules_for(faction).turn_steps
         index = steps.index(state.step)
         if index + 1 < len(steps):

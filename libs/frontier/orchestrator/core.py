@@ -5,9 +5,11 @@ For each accepted command, in this order, under the match's lock:
      at the match's version (kept per version: see legal_cache), so a bad command never
      reaches a domain service;
   2. the owning domain service decides the command's events;
-  3. the turn-order service advances steps/turns/rounds on top of them;
+  3. the turn-order service advances steps/turns/rounds on top of them -- unless the engine's
+     ``at_rest`` says there is nothing to advance, as after most commands (see _decide);
   4. the scoring service ends the match at the round limit (R30);
-  5. the events are folded into a copy of the state (a last consistency check), published as
+  5. the events, folded into a copy of the state as they came (a last consistency check), are
+     published as
      ONE JetStream message with the expected last subject sequence (single writer), and only
      after the publish is acknowledged does the copy become the match's state.
 Nothing is changed unless every step succeeds, so a failure anywhere leaves the match as it
@@ -48,6 +50,7 @@ from frontier.engine.domains import owner
 from frontier.engine.evolve import fold
 from frontier.engine.model import Command, Event, EventKind
 from frontier.engine.state import State
+from frontier.engine.turn import at_rest
 from frontier.engine.view import event_for
 from frontier.runtime.bus import Bus, WriterConflict, turn_subject
 from frontier.runtime.errors import ServiceError, not_found
@@ -415,9 +418,7 @@ class Orchestrator:
         if not hosted.legal(cmd.seat).contains(cmd):
             check(state, cmd, hosted.legal(cmd.seat).commands)  # raises, saying why not
             raise AssertionError(f"check() accepted {cmd.key()}, not in the legal list")
-        events = await self._decide(hosted, cmd)
-        new_state = state.clone()
-        fold(new_state, events)
+        events, new_state, next_legal = await self._decide(hosted, cmd)
         elapsed_ms = int((time.monotonic() - hosted.opened_at) * 1000)
         record, clock_after = referee.settle(
             hosted.clock, hosted.clock_of(seat), str(state.version), by, elapsed_ms
@@ -447,6 +448,8 @@ class Orchestrator:
                     "another orchestrator wrote to this match; retry the command",
                 ) from None
         hosted.state = new_state
+        if next_legal is not None and new_state.turn_seat is not None:
+            hosted.legal_cache.seed(new_state, new_state.turn_seat, next_legal)
         hosted.stream_seq = stream_seq
         hosted.last_batch = list(batch.envelopes)
         for s, e in numbered:
@@ -625,7 +628,13 @@ class Orchestrator:
             }[by]
             await self._commit(hosted, seat, cmd, f"{kind}:{seat.value}:{version}", by)
 
-    async def _decide(self, hosted: HostedMatch, cmd: Command) -> list[Event]:
+    async def _decide(
+        self, hosted: HostedMatch, cmd: Command
+    ) -> tuple[list[Event], State, list[Command] | None]:
+        """Steps 2-4: the command's events, the state they lead to (a new object; the
+        match's state is not touched; each step's events are folded as they come, which is
+        also the last consistency check of what the services sent) and, when they were
+        listed on the way, the legal commands of that state's turn seat."""
         state = hosted.state
         ctx = domain_pb2.DomainContext(
             match_id=hosted.match_id,
@@ -634,16 +643,26 @@ class Orchestrator:
             committed_tail=hosted.last_batch,
         )
         events = await self.clients.decide(owner(state, cmd), ctx, cmd)
+        new_state = state.clone()
+        fold(new_state, events)
+        rest, commands = at_rest(new_state)
+        if rest:
+            # Nothing to advance (most commands: the seat still has choices in its step, or
+            # a decision is open), so the turn-order round trip would return no events.  The
+            # commands listed to find that out are the next legal list: keep them.
+            return events, new_state, commands
         ctx.pending_events.extend(event_to_proto(e) for e in events)
         advanced = await self.clients.advance(ctx)
+        fold(new_state, advanced)
         if not any(e.kind is EventKind.ROUND_LIMIT_REACHED for e in advanced):
             # Scoring's verdict only ever follows the round limit (the 90-point win is
             # checked as points are scored, inside whichever domain scores them), so the
             # scoring hop is skipped on every other command: one round trip less.
-            return [*events, *advanced]
+            return [*events, *advanced], new_state, None
         ctx.pending_events.extend(event_to_proto(e) for e in advanced)
         finished = await self.clients.evaluate(ctx)
-        return [*events, *advanced, *finished]
+        fold(new_state, finished)
+        return [*events, *advanced, *finished], new_state, None
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(coro)

@@ -61,6 +61,15 @@ class LegalCache:
         self._version = -1
         self._by_seat: dict[Seat, SeatLegal] = {}
 
+    def seed(self, state: State, seat: Seat, commands: list[Command]) -> None:
+        """Keep ``commands``, which the caller knows to be ``legal_commands(state, seat)``;
+        ``state`` must already be the match's committed state (a version number alone does
+        not tell two different uncommitted futures apart)."""
+        if state.version != self._version:
+            self._version = state.version
+            self._by_seat = {}
+        self._by_seat[seat] = SeatLegal.of(commands)
+
     def of(self, state: State, seat: Seat) -> SeatLegal:
         if state.version != self._version:
             self._version = state.version
