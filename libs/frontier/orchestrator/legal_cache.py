@@ -28,15 +28,17 @@ class SeatLegal:
     """One seat's legal commands at one version, indexed by their ids."""
 
     commands: list[Command]
+    keys: list[str]  # the commands' ids, in the same order (computed once: not free)
     by_id: dict[str, Command]
     _wire: list[types_pb2.LegalCommand] | None = field(default=None, repr=False)
 
     @classmethod
     def of(cls, commands: list[Command]) -> SeatLegal:
+        keys = [cmd.key() for cmd in commands]
         by_id: dict[str, Command] = {}
-        for cmd in commands:
-            by_id.setdefault(cmd.key(), cmd)
-        return cls(commands, by_id)
+        for key, cmd in zip(keys, commands, strict=True):
+            by_id.setdefault(key, cmd)
+        return cls(commands, keys, by_id)
 
     def contains(self, cmd: Command) -> bool:
         """Whether ``cmd`` is one of them: one dict lookup instead of a scan of the list."""
@@ -47,7 +49,7 @@ class SeatLegal:
         if self._wire is None:
             self._wire = [
                 types_pb2.LegalCommand(id=key, command=command_to_proto(cmd))
-                for key, cmd in ((c.key(), c) for c in self.commands)
+                for key, cmd in zip(self.keys, self.commands, strict=True)
             ]
         return self._wire
 
