@@ -77,6 +77,14 @@ def carry_options(state: State, seat: Seat, origin: str, k: int) -> tuple[tuple[
     return ((), (origin,))
 
 
+def carry_loads(state: State, seat: Seat, origin: str, n: int) -> list[tuple[int, tuple[str, ...]]]:
+    """Every (warriors moved, ``Command.clearings``) of a move from ``origin`` where ``seat``
+    has ``n`` warriors, by count then :func:`carry_options` order."""
+    if not carried_by(state, origin, seat):
+        return [(k, ()) for k in range(1, n + 1)]
+    return [(k, carry) for k in range(1, n + 1) for carry in carry_options(state, seat, origin, k)]
+
+
 @cache
 def printed_item_vp() -> dict[Item, int]:
     """The VP printed on the cards that craft each item (the same for every card of an item)."""

@@ -39,14 +39,15 @@ class Seat(StrEnum):
     @property
     def team(self) -> Team:
         # A table lookup: rules code asks for a seat's team in every inner loop.
-        return _TEAM_OF[self]
+        return TEAM_OF[self]
 
     @property
     def role(self) -> Role:
         return Role(self.value[1])
 
 
-_TEAM_OF: dict[Seat, Team] = {seat: Team(seat.value[0]) for seat in Seat}
+# The team of each seat; hot loops index this table directly (no property call).
+TEAM_OF: dict[Seat, Team] = {seat: Team(seat.value[0]) for seat in Seat}
 TURN_ORDER: tuple[Seat, ...] = tuple(Seat)
 
 

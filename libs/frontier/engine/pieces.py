@@ -7,7 +7,7 @@ so they stay small and allocation-free where it matters.
 from __future__ import annotations
 
 from .board import board
-from .model import Faction, Seat, Team
+from .model import TEAM_OF, Faction, Seat, Team
 from .state import State
 from .vagabond_state import pawns_in
 
@@ -24,6 +24,7 @@ BASES = ("base_fox", "base_rabbit", "base_mouse")
 MARQUISE_BUILDINGS = (SAWMILL, WORKSHOP, RECRUITER)
 BUILDINGS = frozenset((SAWMILL, WORKSHOP, RECRUITER, ROOST, *BASES))
 TOKENS = frozenset((WOOD, KEEP, SYMPATHY))
+RULE_PIECES = BUILDINGS | {WARRIOR}  # what counts for rule (R13): warriors and buildings
 
 
 def count(state: State, clearing: str, seat: Seat, piece: str) -> int:
@@ -82,27 +83,38 @@ def rulers(state: State) -> dict[str, Team | None]:
 
 def _ruler_of(state: State, per_seat: dict[Seat, dict[str, int]]) -> Team | None:
     a = b = 0
-    eyrie_a = eyrie_b = False
     for seat, kinds in per_seat.items():
         n = 0
         for kind, k in kinds.items():
-            if k and (kind == WARRIOR or kind in BUILDINGS):
+            if kind in RULE_PIECES:
                 n += k
-        if not n:
-            continue
-        # An Eyrie's only counted pieces are warriors and roosts: n > 0 means a piece there.
-        eyrie = state.lineup[seat].faction is Faction.EYRIE
-        if seat.team is Team.A:
+        if TEAM_OF[seat] is Team.A:
             a += n
-            eyrie_a = eyrie_a or eyrie
         else:
             b += n
-            eyrie_b = eyrie_b or eyrie
     if a > b:
         return Team.A
     if b > a:
         return Team.B
-    if a == 0 or eyrie_a == eyrie_b:
+    if a == 0:
+        return None
+    return _lords_of_the_forest(state, per_seat)
+
+
+def _lords_of_the_forest(state: State, per_seat: dict[Seat, dict[str, int]]) -> Team | None:
+    """A tie with pieces on both sides: the team with an Eyrie piece there rules, unless both
+    or neither has one.  Kept apart from the count because ties are rare."""
+    eyrie_a = eyrie_b = False
+    for seat, kinds in per_seat.items():
+        if state.lineup[seat].faction is not Faction.EYRIE:
+            continue
+        # An Eyrie's only counted pieces are warriors and roosts: any means a piece there.
+        if any(k for kind, k in kinds.items() if kind in RULE_PIECES):
+            if TEAM_OF[seat] is Team.A:
+                eyrie_a = True
+            else:
+                eyrie_b = True
+    if eyrie_a == eyrie_b:
         return None
     return Team.A if eyrie_a else Team.B
 

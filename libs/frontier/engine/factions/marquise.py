@@ -212,7 +212,9 @@ def _wood_routes(rule_map: dict[str, Team | None], team: Team, group: list[str])
     return routes
 
 
-def wood_supply(state: State, seat: Seat) -> dict[str, tuple[int, list[WoodRoute]]]:
+def wood_supply(
+    state: State, seat: Seat, rule_map: dict[str, Team | None] | None = None
+) -> dict[str, tuple[int, list[WoodRoute]]]:
     """For each ruled clearing: the wood of its group of ruled clearings on this side of the
     bridges, and the routes across ruled bridges (R26).
 
@@ -220,7 +222,8 @@ def wood_supply(state: State, seat: Seat) -> dict[str, tuple[int, list[WoodRoute
     clearing): the wood a building can use is exactly its group's wood, plus one route's.
     """
     b = board()
-    rule_map = rulers(state)
+    if rule_map is None:
+        rule_map = rulers(state)
     team = seat.team
     out: dict[str, tuple[int, list[WoodRoute]]] = {}
     for start in b.order:
@@ -247,12 +250,14 @@ def fee_cards_for_wood(
     return one_per_type(cards)
 
 
-def build_commands(state: State, seat: Seat) -> list[Command]:
+def build_commands(
+    state: State, seat: Seat, rule_map: dict[str, Team | None] | None = None
+) -> list[Command]:
     """A building where the team rules, paid with connected wood.  When the wood on this side
     of the bridges is short, wood from across a ruled bridge may pay, with one fee card (R26):
     a build is then offered once per card that can pay it (never when no fee is needed)."""
     out: list[Command] = []
-    supply = wood_supply(state, seat)
+    supply = wood_supply(state, seat, rule_map)
     costs = [
         (building, BUILD_COST[n])
         for building in MARQUISE_BUILDINGS
@@ -296,14 +301,15 @@ def _build_wood(
 
 def action_commands(state: State, seat: Seat) -> list[Command]:
     out: list[Command] = []
+    rule_map = rulers(state)  # one count of the board for every "who rules?" below
     if state.march_left > 0:  # the second move of a march: a move, or a collect (R18)
-        out.extend(move_commands(state, seat, CommandKind.MARCH))
+        out.extend(move_commands(state, seat, CommandKind.MARCH, rule_map=rule_map))
         out.extend(collect_commands(state, seat))
     if state.actions > 0:
         out.extend(battle_commands(state, seat))
         out.extend(seize_commands(state, seat))  # a battle action against an item (R19)
         if state.march_left == 0:
-            out.extend(move_commands(state, seat, CommandKind.MARCH))
+            out.extend(move_commands(state, seat, CommandKind.MARCH, rule_map=rule_map))
             out.extend(collect_commands(state, seat))
         if (
             not state.used.get(RECRUITER)
@@ -311,7 +317,7 @@ def action_commands(state: State, seat: Seat) -> list[Command]:
             and state.seats[seat].supply.get(WARRIOR, 0) > 0
         ):
             out.append(Command(CommandKind.RECRUIT, seat))
-        out.extend(build_commands(state, seat))
+        out.extend(build_commands(state, seat, rule_map))
         if state.seats[seat].supply.get(WOOD, 0) > 0:
             hand = state.seats[seat].hand
             for c in clearings_with(state, seat, SAWMILL):
