@@ -10,6 +10,7 @@ sequences that many rules share (drawing with reshuffle, scoring with the floor 
 from __future__ import annotations
 
 from . import vagabond_state
+from .evolve import evolve
 from .model import Command, Event, EventKind, Seat, Team
 from .pieces import BASES, BUILDINGS, SYMPATHY, TOKENS, WARRIOR
 from .state import State
@@ -32,8 +33,6 @@ class Ctx:
 
     def emit(self, kind: EventKind, **fields: object) -> Event:
         event = Event(kind, **fields)  # type: ignore[arg-type]
-        from .evolve import evolve
-
         evolve(self.state, event)
         self.events.append(event)
         return event
