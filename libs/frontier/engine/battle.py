@@ -34,10 +34,12 @@ def battle_commands(
 ) -> list[Command]:
     """Battles ``seat`` may start: a clearing with its warriors and one enemy seat there (R14)."""
     out: list[Command] = []
+    pawns = vagabond_state.pawn_places(state)
     for clearing, per_seat in state.pieces.items():
-        if per_seat.get(seat, {}).get(WARRIOR, 0) == 0:
+        mine = per_seat.get(seat)
+        if not mine or mine.get(WARRIOR, 0) == 0:
             continue
-        for enemy in enemies_with_pieces(state, clearing, seat):
+        for enemy in enemies_with_pieces(state, clearing, seat, pawns):
             out.append(Command(kind, seat, clearing=clearing, target=enemy.value))
     return out
 

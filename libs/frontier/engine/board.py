@@ -54,6 +54,8 @@ class Board:
     # each clearing's paths in ``adjacent`` order with "is it a bridge" already answered.
     bridge_ends: frozenset[tuple[str, str]]
     paths: dict[str, tuple[tuple[str, bool], ...]]
+    by_map: dict[str, tuple[str, ...]]  # each map's clearings, in ``order``
+    position: dict[str, int]  # clearing -> its index in ``order`` (a sort key)
 
     def map_of(self, place: str) -> str:
         return place.split(".", 1)[0]
@@ -62,7 +64,7 @@ class Board:
         return (a, b) in self.bridge_ends
 
     def on_map(self, map_name: str) -> tuple[str, ...]:
-        return tuple(c for c in self.order if c.startswith(map_name + "."))
+        return self.by_map.get(map_name, ())
 
     def corners(self, map_name: str) -> tuple[str, ...]:
         return tuple(c for c in self.on_map(map_name) if self.clearings[c].corner)
@@ -140,4 +142,6 @@ def board() -> Board:
         order=order,
         bridge_ends=bridge_ends,
         paths={c: tuple((d, (c, d) in bridge_ends) for d in ds) for c, ds in adjacency.items()},
+        by_map={m: tuple(c for c in order if c.startswith(m + ".")) for m in MAPS},
+        position={c: i for i, c in enumerate(order)},
     )

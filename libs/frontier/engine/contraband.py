@@ -106,7 +106,7 @@ def item_points(state: State, crafter: Seat, item: Item) -> int:
 
 
 def _position(clearing: str) -> int:
-    return board().order.index(clearing)
+    return board().position[clearing]
 
 
 def _lying(state: State, suit: Suit | None) -> list[str]:

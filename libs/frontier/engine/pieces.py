@@ -9,7 +9,7 @@ from __future__ import annotations
 from .board import board
 from .model import TEAM_OF, Faction, Seat, Team
 from .state import State
-from .vagabond_state import pawns_in
+from .vagabond_state import pawn_places
 
 WARRIOR = "warrior"
 SAWMILL = "sawmill"
@@ -78,7 +78,30 @@ def rulers(state: State) -> dict[str, Team | None]:
     Legal-command enumeration asks "who rules here?" hundreds of times per command; one
     pass per enumeration is far cheaper than recounting each clearing on every question.
     """
-    return {clearing: _ruler_of(state, per_seat) for clearing, per_seat in state.pieces.items()}
+    # The count of :func:`_ruler_of` inlined (no call per clearing): this runs once per
+    # enumeration of most steps, so it is one of the hottest loops of the engine.
+    out: dict[str, Team | None] = {}
+    team_a, team_b = Team.A, Team.B  # locals: an enum member lookup costs a dict miss
+    for clearing, per_seat in state.pieces.items():
+        a = b = 0
+        for seat, kinds in per_seat.items():
+            n = 0
+            for kind, k in kinds.items():
+                if kind in RULE_PIECES:
+                    n += k
+            if TEAM_OF[seat] is team_a:
+                a += n
+            else:
+                b += n
+        if a > b:
+            out[clearing] = team_a
+        elif b > a:
+            out[clearing] = team_b
+        elif a == 0:
+            out[clearing] = None
+        else:
+            out[clearing] = _lords_of_the_forest(state, per_seat)
+    return out
 
 
 def _ruler_of(state: State, per_seat: dict[Seat, dict[str, int]]) -> Team | None:
@@ -139,19 +162,35 @@ def blocked_by_keep(state: State, clearing: str, seat: Seat) -> bool:
     return False
 
 
-def enemies_with_pieces(state: State, clearing: str, seat: Seat) -> list[Seat]:
-    """Rival seats with a piece in ``clearing``; a Vagabond pawn there is a piece too."""
-    out = [
-        s
-        for s, kinds in state.pieces[clearing].items()
-        if s.team is not seat.team and any(n > 0 for n in kinds.values())
-    ]
-    out += [s for s in pawns_in(state, clearing) if s.team is not seat.team and s not in out]
+def enemies_with_pieces(
+    state: State, clearing: str, seat: Seat, pawns: list[tuple[Seat, str]] | None = None
+) -> list[Seat]:
+    """Rival seats with a piece in ``clearing``; a Vagabond pawn there is a piece too.
+
+    ``pawns`` is :func:`pawn_places` of ``state`` when the caller asks about many clearings.
+    """
+    team = TEAM_OF[seat]
+    out: list[Seat] = []
+    for s, kinds in state.pieces[clearing].items():
+        if TEAM_OF[s] is not team:
+            for n in kinds.values():
+                if n > 0:
+                    out.append(s)
+                    break
+    for s, where in pawns if pawns is not None else pawn_places(state):
+        if where == clearing and TEAM_OF[s] is not team and s not in out:
+            out.append(s)
     return out
 
 
 def clearings_with(state: State, seat: Seat, piece: str) -> list[str]:
-    return [c for c in board().order if state.pieces[c].get(seat, {}).get(piece, 0)]
+    pieces = state.pieces
+    out: list[str] = []
+    for c in board().order:
+        kinds = pieces[c].get(seat)
+        if kinds and kinds.get(piece, 0):
+            out.append(c)
+    return out
 
 
 def warriors_on_board(state: State, team: Team) -> int:

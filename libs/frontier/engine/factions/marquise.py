@@ -181,12 +181,12 @@ class WoodRoute:
 
 def _ruled_group(rule_map: dict[str, Team | None], team: Team, start: str) -> list[str]:
     """``start``'s connected ruled clearings, bridges excluded (breadth-first order)."""
-    b = board()
+    paths = board().paths
     group = [start]
     seen = {start}
     for c in group:  # grows while iterating: a breadth-first walk
-        for nxt in b.adjacent[c]:
-            if nxt not in seen and rule_map[nxt] is team and not b.is_bridge(c, nxt):
+        for nxt, bridge in paths[c]:
+            if not bridge and nxt not in seen and rule_map[nxt] is team:
                 seen.add(nxt)
                 group.append(nxt)
     return group
@@ -195,11 +195,12 @@ def _ruled_group(rule_map: dict[str, Team | None], team: Team, start: str) -> li
 def _wood_routes(rule_map: dict[str, Team | None], team: Team, group: list[str]) -> list[WoodRoute]:
     """R26: the ruled bridges out of ``group`` and what lies beyond each (in board order)."""
     b = board()
+    paths = b.paths
     inside = set(group)
     routes: list[WoodRoute] = []
-    for entry in sorted(group, key=b.order.index):
-        for partner in b.adjacent[entry]:
-            if not b.is_bridge(entry, partner) or rule_map[partner] is not team:
+    for entry in sorted(group, key=b.position.__getitem__):
+        for partner, bridge in paths[entry]:
+            if not bridge or rule_map[partner] is not team:
                 continue
             sources = [partner]
             seen = inside | {partner}
@@ -225,12 +226,17 @@ def wood_supply(
     if rule_map is None:
         rule_map = rulers(state)
     team = seat.team
+    pieces = state.pieces
     out: dict[str, tuple[int, list[WoodRoute]]] = {}
     for start in b.order:
         if start in out or rule_map[start] is not team:
             continue
         group = _ruled_group(rule_map, team, start)
-        wood = sum(count(state, c, seat, WOOD) for c in group)
+        wood = 0
+        for c in group:
+            kinds = pieces[c].get(seat)
+            if kinds:
+                wood += kinds.get(WOOD, 0)
         routes = _wood_routes(rule_map, team, group)
         for c in group:
             out[c] = (wood, routes)
@@ -264,9 +270,10 @@ def build_commands(
         if (n := placed(state, seat, building)) < TRACK_SIZE
     ]
     for c in board().order:
-        if c not in supply or open_slots(state, c) <= 0 or blocked_by_keep(state, c, seat):
+        entry = supply.get(c)
+        if entry is None or open_slots(state, c) <= 0 or blocked_by_keep(state, c, seat):
             continue
-        near, routes = supply[c]
+        near, routes = entry
         for building, cost in costs:
             if near >= cost:
                 out.append(Command(CommandKind.BUILD, seat, clearing=c, piece=building))
