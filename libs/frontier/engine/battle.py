@@ -30,9 +30,10 @@ AMBUSH_HITS = 2
 
 
 def battle_commands(
-    state: State, seat: Seat, kind: CommandKind = CommandKind.BATTLE
+    state: State, seat: Seat, kind: CommandKind = CommandKind.BATTLE, piece: str = ""
 ) -> list[Command]:
-    """Battles ``seat`` may start: a clearing with its warriors and one enemy seat there (R14)."""
+    """Battles ``seat`` may start: a clearing with its warriors and one enemy seat there (R14).
+    ``piece`` is the ``piece`` of every command (the Eyrie's Decree suit)."""
     out: list[Command] = []
     pawns = vagabond_state.pawn_places(state)
     for clearing, per_seat in state.pieces.items():
@@ -40,7 +41,7 @@ def battle_commands(
         if not mine or mine.get(WARRIOR, 0) == 0:
             continue
         for enemy in enemies_with_pieces(state, clearing, seat, pawns):
-            out.append(Command(kind, seat, clearing=clearing, target=enemy.value))
+            out.append(Command(kind, seat, clearing=clearing, target=enemy.value, piece=piece))
     return out
 
 

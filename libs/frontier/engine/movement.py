@@ -21,6 +21,7 @@ from .contraband import carry_loads, move_with
 from .ctx import Ctx
 from .errors import IllegalCommand
 from .model import (
+    EMPTY,
     TEAM_OF,
     TURN_ORDER,
     Command,
@@ -66,12 +67,15 @@ def move_commands(
     kind: CommandKind,
     origins: list[str] | None = None,
     rule_map: dict[str, Team | None] | None = None,
+    piece: str = "",
 ) -> list[Command]:
     """Every legal single move for ``seat``: origin, destination, count and fee card.
 
-    ``rule_map`` is :func:`rulers` of ``state`` when the caller already has it.  This is the
-    largest enumeration of a Daylight (often hundreds of moves), so the loop reads the board
-    tables and the piece counts directly rather than through the per-clearing helpers.
+    ``rule_map`` is :func:`rulers` of ``state`` when the caller already has it; ``piece``,
+    when given, is the ``piece`` of every move (the Eyrie's Decree suit) instead of "" or
+    :data:`WINGS`.  This is the largest enumeration of a Daylight (dozens of moves per
+    call), so the loop reads the board tables and piece counts directly and builds each
+    command positionally (kind, seat, clearing, to, count, target, piece, cards, clearings).
     """
     b = board()
     paths = b.paths
@@ -80,6 +84,7 @@ def move_commands(
         rule_map = rulers(state)
     team = TEAM_OF[seat]
     pieces = state.pieces
+    wings = piece or WINGS
     out: list[Command] = []
     append = out.append
     for origin in origins if origins is not None else b.order:
@@ -99,22 +104,10 @@ def move_commands(
                     fees = fee_options(state, seat, dest)
                     for k, carry in loads:
                         for fee in fees:
-                            append(
-                                Command(
-                                    kind,
-                                    seat,
-                                    clearing=origin,
-                                    to=dest,
-                                    count=k,
-                                    cards=(fee,),
-                                    clearings=carry,
-                                )
-                            )
+                            append(Command(kind, seat, origin, dest, k, "", piece, (fee,), carry))
                 else:
                     for k, carry in loads:
-                        append(
-                            Command(kind, seat, clearing=origin, to=dest, count=k, clearings=carry)
-                        )
+                        append(Command(kind, seat, origin, dest, k, "", piece, EMPTY, carry))
             # R23: fly when it waives the fee (from or into a roost clearing) or the rule
             # requirement (only when leaving the roost clearing).
             if eyrie is None:
@@ -123,17 +116,7 @@ def move_commands(
                 bridge and (ruled or roost_here) and (roost_here or _has_roost(pieces[dest], eyrie))
             ) or (not ruled and roost_here):
                 for k, carry in loads:
-                    append(
-                        Command(
-                            kind,
-                            seat,
-                            clearing=origin,
-                            to=dest,
-                            count=k,
-                            piece=WINGS,
-                            clearings=carry,
-                        )
-                    )
+                    append(Command(kind, seat, origin, dest, k, "", wings, EMPTY, carry))
     return out
 
 

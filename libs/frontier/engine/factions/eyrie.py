@@ -19,7 +19,7 @@ interchangeable.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..battle import battle_commands
@@ -332,17 +332,14 @@ def resolutions(state: State, seat: Seat, column: str, suit: Suit) -> list[Comma
     if column == MOVE:  # a move, or collecting a dropped item instead (R18)
         origins = [c for c in order if warriors(state, c, seat) and _matches(state, c, suit)]
         return [
-            *(
-                replace(c, piece=piece)
-                for c in move_commands(state, seat, CommandKind.DECREE_MOVE, origins)
-            ),
+            *move_commands(state, seat, CommandKind.DECREE_MOVE, origins, piece=piece),
             *collect_commands(state, seat, suit),
         ]
     if column == BATTLE:  # a battle, or seizing a dropped item instead (R19)
         return [
             *(
-                replace(c, piece=piece)
-                for c in battle_commands(state, seat, CommandKind.DECREE_BATTLE)
+                c
+                for c in battle_commands(state, seat, CommandKind.DECREE_BATTLE, piece)
                 if _matches(state, c.clearing, suit)
             ),
             *seize_commands(state, seat, suit),
