@@ -212,6 +212,15 @@ def execute(state: State, cmd: Command) -> list[Event]:
     return ctx.events
 
 
+def _listed(cmd: Command, legal: list[Command]) -> bool:
+    """``cmd in legal``, trying identity first: a bot returns one of the listed objects, and
+    comparing it by value with every command before it costs far more than this scan."""
+    for c in legal:
+        if c is cmd:
+            return True
+    return cmd in legal
+
+
 def execute_chosen(
     state: State, cmd: Command, legal: list[Command]
 ) -> tuple[list[Event], list[Command] | None]:
@@ -222,7 +231,7 @@ def execute_chosen(
     turn machinery already computed them (else None).  This is the in-process runner's
     fast path: it halves the legal-command enumerations per command.
     """
-    if cmd not in legal:
+    if not _listed(cmd, legal):
         check(state, cmd)  # raises the specific error
     ctx = Ctx(state)
     run(ctx, cmd)

@@ -53,6 +53,16 @@ TEAM_OF: dict[Seat, Team] = {seat: Team(seat.value[0]) for seat in Seat}
 TURN_ORDER: tuple[Seat, ...] = tuple(Seat)
 
 
+def seat_named(value: str) -> Seat:
+    """``Seat(value)`` through a table: events carry seats as strings and the rules turn them
+    back constantly, and an enum call is several times slower than a dict lookup."""
+    seat = _SEAT_BY_VALUE.get(value)
+    return seat if seat is not None else Seat(value)  # Seat() raises the usual ValueError
+
+
+_SEAT_BY_VALUE: dict[str, Seat] = {seat.value: seat for seat in Seat}
+
+
 def other_team(team: Team) -> Team:
     return Team.B if team is Team.A else Team.A
 
@@ -75,6 +85,15 @@ class Suit(StrEnum):
     FOX = "fox"
     RABBIT = "rabbit"
     MOUSE = "mouse"
+
+
+def suit_named(value: str) -> Suit:
+    """``Suit(value)`` through a table (see :func:`seat_named`)."""
+    suit = _SUIT_BY_VALUE.get(value)
+    return suit if suit is not None else Suit(value)
+
+
+_SUIT_BY_VALUE: dict[str, Suit] = {suit.value: suit for suit in Suit}
 
 
 class Item(StrEnum):

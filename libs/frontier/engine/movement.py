@@ -32,6 +32,7 @@ from .model import (
     Suit,
     Team,
     other_team,
+    suit_named,
 )
 from .pieces import ROOST, WARRIOR, ruler, rulers, rules, warriors
 from .state import Decision, State
@@ -45,7 +46,7 @@ FEED_EYRIE = "feed_eyrie"  # the decision asking for that card
 
 
 def suit_of(state: State, clearing: str) -> Suit:
-    return Suit(state.suits[clearing])
+    return suit_named(state.suits[clearing])
 
 
 def fee_options(state: State, seat: Seat, dest: str) -> list[str]:
