@@ -50,9 +50,14 @@ def buildings_in(state: State, clearing: str) -> int:
 
 def open_slots(state: State, clearing: str) -> int:
     """Free slots = slots - buildings - (1 while a ruin still stands there)."""
-    info = board().clearings[clearing]
-    ruin = 1 if state.ruins.get(clearing) else 0
-    return info.slots - buildings_in(state, clearing) - ruin
+    free = board().clearings[clearing].slots
+    if state.ruins.get(clearing):
+        free -= 1
+    for kinds in state.pieces[clearing].values():
+        for kind, n in kinds.items():
+            if kind in BUILDINGS:
+                free -= n
+    return free
 
 
 def team_strength(state: State, clearing: str, team: Team) -> int:

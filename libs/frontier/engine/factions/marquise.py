@@ -269,6 +269,7 @@ def build_commands(
         for building in MARQUISE_BUILDINGS
         if (n := placed(state, seat, building)) < TRACK_SIZE
     ]
+    build = CommandKind.BUILD
     for c in board().order:
         entry = supply.get(c)
         if entry is None or open_slots(state, c) <= 0 or blocked_by_keep(state, c, seat):
@@ -276,10 +277,10 @@ def build_commands(
         near, routes = entry
         for building, cost in costs:
             if near >= cost:
-                out.append(Command(CommandKind.BUILD, seat, clearing=c, piece=building))
+                out.append(Command(build, seat, c, piece=building))
             elif routes:
                 out.extend(
-                    Command(CommandKind.BUILD, seat, clearing=c, piece=building, cards=(fee,))
+                    Command(build, seat, c, piece=building, cards=(fee,))
                     for fee in fee_cards_for_wood(state, seat, near, routes, cost)
                 )
     return out
