@@ -359,13 +359,17 @@ def aid_commands(state: State, seat: Seat) -> list[Command]:
     if not items or not cards:
         return []
     pawns_here = pawns_in(state, here)
-    return [
-        Command(CommandKind.AID, seat, target=other.value, cards=(cid,), piece=item)
-        for other in state.order
-        if other is not seat and _present(state, here, other, pawns_here)
-        for cid in cards
-        for item in items
-    ]
+    aid = CommandKind.AID
+    out: list[Command] = []
+    for other in state.order:
+        if other is seat or not _present(state, here, other, pawns_here):
+            continue
+        target = other.value
+        for cid in cards:
+            pay = (cid,)
+            for item in items:
+                out.append(Command(aid, seat, target=target, cards=pay, piece=item))
+    return out
 
 
 def aid(ctx: Ctx, cmd: Command) -> None:
