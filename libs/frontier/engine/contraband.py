@@ -88,13 +88,18 @@ _PLAIN_LOADS: tuple[tuple[Load, ...], ...] = tuple(
 )
 
 
+def plain_loads(n: int) -> Sequence[Load]:
+    """The loads of a move of up to ``n`` warriors carrying no contraband."""
+    if n < len(_PLAIN_LOADS):
+        return _PLAIN_LOADS[n]
+    return [(k, EMPTY) for k in range(1, n + 1)]
+
+
 def carry_loads(state: State, seat: Seat, origin: str, n: int) -> Sequence[Load]:
     """Every (warriors moved, ``Command.clearings``) of a move from ``origin`` where ``seat``
     has ``n`` warriors, by count then :func:`carry_options` order."""
     if not carried_by(state, origin, seat):
-        if n < len(_PLAIN_LOADS):
-            return _PLAIN_LOADS[n]
-        return [(k, EMPTY) for k in range(1, n + 1)]
+        return plain_loads(n)
     return [(k, carry) for k in range(1, n + 1) for carry in carry_options(state, seat, origin, k)]
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from .board import board
 from .cards import one_per_type, payable
-from .contraband import carry_loads, move_with
+from .contraband import carry_loads, move_with, plain_loads
 from .ctx import Ctx
 from .errors import IllegalCommand
 from .model import (
@@ -84,7 +84,7 @@ def move_commands(
     if rule_map is None:
         rule_map = rulers(state)
     team = TEAM_OF[seat]
-    pieces = state.pieces
+    pieces, carried = state.pieces, state.carried
     wings = piece or WINGS
     out: list[Command] = []
     append = out.append
@@ -95,7 +95,7 @@ def move_commands(
         if n == 0:
             continue
         # (warriors moved, ``clearings``): the contraband carried here goes along or not (R17)
-        loads = carry_loads(state, seat, origin, n)
+        loads = carry_loads(state, seat, origin, n) if carried.get(origin) else plain_loads(n)
         roost_here = eyrie is not None and _has_roost(here, eyrie)
         origin_ruled = rule_map[origin] is team
         for dest, bridge in paths[origin]:
