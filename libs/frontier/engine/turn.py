@@ -62,9 +62,11 @@ def step_commands(state: State, seat: Seat) -> list[Command]:
 def _waits(ctx: Ctx, seat: Seat) -> bool:
     """An interactive step waits while the seat has a choice other than ending it."""
     commands = step_commands(ctx.state, seat)
-    if any(c.kind is not CommandKind.END_PHASE for c in commands):
-        ctx.next_legal = (seat, ctx.state.version, commands)
-        return True
+    end = CommandKind.END_PHASE
+    for c in commands:
+        if c.kind is not end:
+            ctx.next_legal = (seat, ctx.state.version, commands)
+            return True
     return False
 
 
