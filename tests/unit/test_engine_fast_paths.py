@@ -19,10 +19,11 @@ from frontier.engine import Command, CommandKind, Event, EventKind, Seat, State,
 from frontier.engine.board import BRIDGES, MAPS, board
 from frontier.engine.contraband import carry_loads, carry_options, plain_loads
 from frontier.engine.decide import legal_commands
+from frontier.engine.factions.marquise import _may_build_in
 from frontier.engine.lineup import R2_DEFAULT_LINEUP
 from frontier.engine.model import Suit, seat_named, suit_named
 from frontier.engine.movement import move_commands
-from frontier.engine.pieces import ruler, rulers
+from frontier.engine.pieces import blocked_by_keep, open_slots, ruler, rulers
 from tests.engine_helpers import A, B, new_state, position
 from tests.eyrie_helpers import eyrie_position
 
@@ -144,3 +145,13 @@ def test_decree_suit_on_moves_equals_replacing_the_piece_afterwards() -> None:
             plain = move_commands(state, seat, CommandKind.DECREE_MOVE)
             suited = move_commands(state, seat, CommandKind.DECREE_MOVE, piece="fox")
             assert suited == [dataclasses.replace(c, piece="fox") for c in plain]
+
+
+def test_one_pass_build_check_equals_open_slots_and_no_rival_keep() -> None:
+    for state in _playout_states(R2_DEFAULT_LINEUP, seed=7, every=5):
+        for seat in (Seat.A1, Seat.B1):
+            for clearing in board().order:
+                plain = open_slots(state, clearing) > 0 and not blocked_by_keep(
+                    state, clearing, seat
+                )
+                assert _may_build_in(state, clearing, seat) == plain

@@ -25,6 +25,7 @@ from ..errors import IllegalCommand
 from ..model import Command, CommandKind, EventKind, Faction, Seat, Suit, Team
 from ..movement import do_move, move_commands, pay_bridge_fee, suit_of
 from ..pieces import (
+    BUILDINGS,
     KEEP,
     MARQUISE_BUILDINGS,
     RECRUITER,
@@ -256,6 +257,21 @@ def fee_cards_for_wood(
     return one_per_type(cards)
 
 
+def _may_build_in(state: State, clearing: str, seat: Seat) -> bool:
+    """``open_slots(...) > 0 and not blocked_by_keep(...)`` in one pass over the pieces there
+    (build enumeration asks it of every ruled clearing)."""
+    free = board().clearings[clearing].slots
+    if state.ruins.get(clearing):
+        free -= 1
+    for owner, kinds in state.pieces[clearing].items():
+        for kind, n in kinds.items():
+            if kind in BUILDINGS:
+                free -= n
+            elif kind == KEEP and n and owner is not seat:
+                return False
+    return free > 0
+
+
 def build_commands(
     state: State, seat: Seat, rule_map: dict[str, Team | None] | None = None
 ) -> list[Command]:
@@ -272,7 +288,7 @@ def build_commands(
     build = CommandKind.BUILD
     for c in board().order:
         entry = supply.get(c)
-        if entry is None or open_slots(state, c) <= 0 or blocked_by_keep(state, c, seat):
+        if entry is None or not _may_build_in(state, c, seat):
             continue
         near, routes = entry
         for building, cost in costs:
