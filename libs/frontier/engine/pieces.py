@@ -36,7 +36,12 @@ def warriors(state: State, clearing: str, seat: Seat) -> int:
 
 
 def has_any_piece(state: State, clearing: str, seat: Seat) -> bool:
-    return any(n > 0 for n in state.pieces[clearing].get(seat, {}).values())
+    kinds = state.pieces[clearing].get(seat)
+    if kinds:
+        for n in kinds.values():
+            if n > 0:
+                return True
+    return False
 
 
 def buildings_in(state: State, clearing: str) -> int:
