@@ -125,6 +125,8 @@ def _present(state: State, clearing: str, seat: Seat, pawns_here: list[Seat] | N
 
 def _hostile_warriors(state: State, seat: Seat, clearing: str) -> bool:
     vs = vstate(state, seat)
+    if HOSTILE not in vs.relations.values():  # the usual case, answered without a scan
+        return False
     return any(
         warriors(state, clearing, other) > 0
         for other in state.order
