@@ -30,15 +30,18 @@ AMBUSH_HITS = 2
 
 
 def battle_commands(
-    state: State, seat: Seat, kind: CommandKind = CommandKind.BATTLE
+    state: State, seat: Seat, kind: CommandKind = CommandKind.BATTLE, piece: str = ""
 ) -> list[Command]:
-    """Battles ``seat`` may start: a clearing with its warriors and one enemy seat there (R14)."""
+    """Battles ``seat`` may start: a clearing with its warriors and one enemy seat there (R14).
+    ``piece`` is the ``piece`` of every command (the Eyrie's Decree suit)."""
     out: list[Command] = []
+    pawns = vagabond_state.pawn_places(state)
     for clearing, per_seat in state.pieces.items():
-        if per_seat.get(seat, {}).get(WARRIOR, 0) == 0:
+        mine = per_seat.get(seat)
+        if not mine or mine.get(WARRIOR, 0) == 0:
             continue
-        for enemy in enemies_with_pieces(state, clearing, seat):
-            out.append(Command(kind, seat, clearing=clearing, target=enemy.value))
+        for enemy in enemies_with_pieces(state, clearing, seat, pawns):
+            out.append(Command(kind, seat, clearing=clearing, target=enemy.value, piece=piece))
     return out
 
 

@@ -49,15 +49,22 @@ class Board:
     forest_adjacent: dict[str, tuple[str, ...]]
     clearing_forests: dict[str, tuple[str, ...]]
     order: tuple[str, ...]
+    # Derived from the fields above, for the hot loops of legal-command enumeration:
+    # every bridge as an ordered pair both ways (a tuple test needs no frozenset built), and
+    # each clearing's paths in ``adjacent`` order with "is it a bridge" already answered.
+    bridge_ends: frozenset[tuple[str, str]]
+    paths: dict[str, tuple[tuple[str, bool], ...]]
+    by_map: dict[str, tuple[str, ...]]  # each map's clearings, in ``order``
+    position: dict[str, int]  # clearing -> its index in ``order`` (a sort key)
 
     def map_of(self, place: str) -> str:
         return place.split(".", 1)[0]
 
     def is_bridge(self, a: str, b: str) -> bool:
-        return frozenset((a, b)) in self.bridge_pairs
+        return (a, b) in self.bridge_ends
 
     def on_map(self, map_name: str) -> tuple[str, ...]:
-        return tuple(c for c in self.order if c.startswith(map_name + "."))
+        return self.by_map.get(map_name, ())
 
     def corners(self, map_name: str) -> tuple[str, ...]:
         return tuple(c for c in self.on_map(map_name) if self.clearings[c].corner)
@@ -123,12 +130,18 @@ def board() -> Board:
     for fid, members in forests.items():
         for c in members:
             clearing_forests[c].append(fid)
+    adjacency = {c: tuple(sorted(set(v))) for c, v in adjacent.items()}
+    bridge_ends = frozenset((*BRIDGES, *((b, a) for a, b in BRIDGES)))
     return Board(
         clearings=clearings,
-        adjacent={c: tuple(sorted(set(v))) for c, v in adjacent.items()},
+        adjacent=adjacency,
         bridge_pairs=frozenset(frozenset(p) for p in BRIDGES),
         forests=forests,
         forest_adjacent={f: tuple(sorted(set(v))) for f, v in forest_adj.items()},
         clearing_forests={c: tuple(sorted(v)) for c, v in clearing_forests.items()},
         order=order,
+        bridge_ends=bridge_ends,
+        paths={c: tuple((d, (c, d) in bridge_ends) for d in ds) for c, ds in adjacency.items()},
+        by_map={m: tuple(c for c in order if c.startswith(m + ".")) for m in MAPS},
+        position={c: i for i, c in enumerate(order)},
     )

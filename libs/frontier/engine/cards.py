@@ -105,10 +105,11 @@ def one_per_type(card_ids: Iterable[str]) -> list[str]:
     Two copies of the same printed card are interchangeable, so offering both as separate
     legal commands would only multiply the choices bots and players must look at.
     """
+    cat = catalog()
     seen: set[str] = set()
     out: list[str] = []
     for cid in sorted(card_ids):
-        t = catalog()[cid].type
+        t = cat[cid].type
         if t not in seen:
             seen.add(t)
             out.append(cid)
@@ -117,4 +118,6 @@ def one_per_type(card_ids: Iterable[str]) -> list[str]:
 
 def payable(hand: Iterable[str], suit: Suit) -> list[str]:
     """Cards of ``hand`` that can be spent for ``suit`` (birds wild), one per printed card."""
-    return one_per_type(c for c in hand if matches(c, suit))
+    cat = catalog()
+    bird = Suit.BIRD
+    return one_per_type(c for c in hand if (s := cat[c].suit) is bird or s is suit)

@@ -42,12 +42,13 @@ and validated when carried home.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 from .board import HOME_MAP, board
 from .cards import catalog
 from .ctx import Ctx
-from .model import Command, CommandKind, EventKind, Faction, Item, Seat, Suit
+from .model import EMPTY, Command, CommandKind, EventKind, Faction, Item, Seat, Suit
 from .pieces import warriors
 from .state import DroppedItem, State
 from .vagabond_state import is_clearing, vstate
@@ -77,6 +78,31 @@ def carry_options(state: State, seat: Seat, origin: str, k: int) -> tuple[tuple[
     return ((), (origin,))
 
 
+Load = tuple[int, tuple[str, ...]]  # (warriors moved, ``Command.clearings``)
+
+# The loads of a move without contraband, by warriors present: shared constants, since
+# every move enumeration needs them for every origin.  More warriors than any faction owns
+# fall back to building the tuple.
+_PLAIN_LOADS: tuple[tuple[Load, ...], ...] = tuple(
+    tuple((k, EMPTY) for k in range(1, n + 1)) for n in range(41)
+)
+
+
+def plain_loads(n: int) -> Sequence[Load]:
+    """The loads of a move of up to ``n`` warriors carrying no contraband."""
+    if n < len(_PLAIN_LOADS):
+        return _PLAIN_LOADS[n]
+    return [(k, EMPTY) for k in range(1, n + 1)]
+
+
+def carry_loads(state: State, seat: Seat, origin: str, n: int) -> Sequence[Load]:
+    """Every (warriors moved, ``Command.clearings``) of a move from ``origin`` where ``seat``
+    has ``n`` warriors, by count then :func:`carry_options` order."""
+    if not carried_by(state, origin, seat):
+        return plain_loads(n)
+    return [(k, carry) for k in range(1, n + 1) for carry in carry_options(state, seat, origin, k)]
+
+
 @cache
 def printed_item_vp() -> dict[Item, int]:
     """The VP printed on the cards that craft each item (the same for every card of an item)."""
@@ -98,7 +124,7 @@ def item_points(state: State, crafter: Seat, item: Item) -> int:
 
 
 def _position(clearing: str) -> int:
-    return board().order.index(clearing)
+    return board().position[clearing]
 
 
 def _lying(state: State, suit: Suit | None) -> list[str]:

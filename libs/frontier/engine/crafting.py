@@ -30,10 +30,12 @@ def capacity(state: State, seat: Seat, map_name: str | None = None) -> dict[str,
 
     piece = rules_for(state.lineup[seat].faction).crafting_piece
     home = map_name or HOME_MAP[seat.team]
+    pieces, used = state.pieces, state.used
     out: dict[str, int] = {}
     for clearing in board().on_map(home):
-        n = state.pieces[clearing].get(seat, {}).get(piece, 0)
-        n -= state.used.get(f"craft:{clearing}", 0)
+        kinds = pieces[clearing].get(seat)
+        n = kinds.get(piece, 0) if kinds else 0
+        n -= used.get(f"craft:{clearing}", 0)
         if n > 0:
             out[clearing] = n
     return out

@@ -10,7 +10,8 @@ sequences that many rules share (drawing with reshuffle, scoring with the floor 
 from __future__ import annotations
 
 from . import vagabond_state
-from .model import Command, Event, EventKind, Seat, Team
+from .evolve import evolve
+from .model import EMPTY, Command, Event, EventKind, Seat, Team
 from .pieces import BASES, BUILDINGS, SYMPATHY, TOKENS, WARRIOR
 from .state import State
 
@@ -30,10 +31,26 @@ class Ctx:
         # ask for them again (the match runner) may reuse them while the version is equal.
         self.next_legal: tuple[Seat, int, list[Command]] | None = None
 
-    def emit(self, kind: EventKind, **fields: object) -> Event:
-        event = Event(kind, **fields)  # type: ignore[arg-type]
-        from .evolve import evolve
-
+    def emit(
+        self,
+        kind: EventKind,
+        seat: str = "",
+        clearing: str = "",
+        to: str = "",
+        count: int = 0,
+        target: str = "",
+        piece: str = "",
+        cards: tuple[str, ...] = EMPTY,
+        clearings: tuple[str, ...] = EMPTY,
+        values: tuple[int, ...] = (),
+        amount: int = 0,
+        text: str = "",
+    ) -> Event:
+        # The fields of :class:`Event` spelled out (not ``**fields``): every rule emits
+        # through here, and passing them on positionally skips building a dict per event.
+        event = Event(
+            kind, seat, clearing, to, count, target, piece, cards, clearings, values, amount, text
+        )
         evolve(self.state, event)
         self.events.append(event)
         return event
@@ -131,7 +148,7 @@ class Ctx:
 
     # ----- flow ------------------------------------------------------------------------
     def ask(self, seat: Seat, kind: str, **fields: object) -> None:
-        self.emit(EventKind.DECISION_REQUESTED, seat=seat.value, text=kind, **fields)
+        self.emit(EventKind.DECISION_REQUESTED, seat=seat.value, text=kind, **fields)  # type: ignore[arg-type]
 
     def close_decision(self) -> None:
         self.emit(EventKind.DECISION_CLOSED)

@@ -9,7 +9,6 @@ in-process match runner.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 
 from . import battle, card_effects, crafting, field_hospitals, movement, scoring, turn
@@ -117,14 +116,20 @@ def apply_command(ctx: Ctx, cmd: Command) -> None:
 
 def advance(ctx: Ctx) -> None:
     """The turn-order domain's part: steps, turns and rounds until a seat must choose."""
-    with contextlib.suppress(MatchEnded):
+    # A plain try, not contextlib.suppress (two Python-level calls and an object): this and
+    # finish run after every command.
+    try:  # noqa: SIM105
         turn.advance(ctx)
+    except MatchEnded:
+        pass
 
 
 def finish(ctx: Ctx) -> None:
     """The scoring domain's part: the result once the round limit is reached (R30)."""
-    with contextlib.suppress(MatchEnded):
+    try:  # noqa: SIM105 - see advance
         scoring.finish(ctx)
+    except MatchEnded:
+        pass
 
 
 def run(ctx: Ctx, cmd: Command) -> None:
@@ -216,6 +221,15 @@ def execute(state: State, cmd: Command) -> list[Event]:
     return ctx.events
 
 
+def _listed(cmd: Command, legal: list[Command]) -> bool:
+    """``cmd in legal``, trying identity first: a bot returns one of the listed objects, and
+    comparing it by value with every command before it costs far more than this scan."""
+    for c in legal:
+        if c is cmd:
+            return True
+    return cmd in legal
+
+
 def execute_chosen(
     state: State, cmd: Command, legal: list[Command]
 ) -> tuple[list[Event], list[Command] | None]:
@@ -226,7 +240,7 @@ def execute_chosen(
     turn machinery already computed them (else None).  This is the in-process runner's
     fast path: it halves the legal-command enumerations per command.
     """
-    if cmd not in legal:
+    if not _listed(cmd, legal):
         check(state, cmd)  # raises the specific error
     ctx = Ctx(state)
     run(ctx, cmd)

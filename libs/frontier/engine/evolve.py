@@ -16,7 +16,7 @@ from . import rng, vagabond_state
 from .board import board
 from .cards import card
 from .evolve_types import EvolveHandler
-from .model import Event, EventKind, Item, Seat, Team
+from .model import Event, EventKind, Item, Seat, Team, seat_named
 from .pieces import KEEP
 from .state import Battle, Decision, DroppedItem, State
 
@@ -28,7 +28,7 @@ class CorruptEvent(RuntimeError):
 
 
 def _seat(value: str) -> Seat:
-    return Seat(value)
+    return seat_named(value)
 
 
 def _take_from_hand(state: State, seat: Seat, card_id: str) -> None:

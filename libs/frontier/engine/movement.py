@@ -17,10 +17,12 @@ from __future__ import annotations
 
 from .board import board
 from .cards import one_per_type, payable
-from .contraband import carry_options, move_with
+from .contraband import carry_loads, move_with, plain_loads
 from .ctx import Ctx
 from .errors import IllegalCommand
 from .model import (
+    EMPTY,
+    TEAM_OF,
     TURN_ORDER,
     Command,
     CommandKind,
@@ -30,8 +32,9 @@ from .model import (
     Suit,
     Team,
     other_team,
+    suit_named,
 )
-from .pieces import ROOST, WARRIOR, count, ruler, rulers, rules, warriors
+from .pieces import ROOST, WARRIOR, ruler, rulers, rules, warriors
 from .state import Decision, State
 from .sympathy import after_warriors_moved
 
@@ -43,7 +46,7 @@ FEED_EYRIE = "feed_eyrie"  # the decision asking for that card
 
 
 def suit_of(state: State, clearing: str) -> Suit:
-    return Suit(state.suits[clearing])
+    return suit_named(state.suits[clearing])
 
 
 def fee_options(state: State, seat: Seat, dest: str) -> list[str]:
@@ -60,68 +63,67 @@ def may_move(
 
 
 def move_commands(
-    state: State, seat: Seat, kind: CommandKind, origins: list[str] | None = None
+    state: State,
+    seat: Seat,
+    kind: CommandKind,
+    origins: list[str] | None = None,
+    rule_map: dict[str, Team | None] | None = None,
+    piece: str = "",
 ) -> list[Command]:
-    """Every legal single move for ``seat``: origin, destination, count and fee card."""
+    """Every legal single move for ``seat``: origin, destination, count and fee card.
+
+    ``rule_map`` is :func:`rulers` of ``state`` when the caller already has it; ``piece``,
+    when given, is the ``piece`` of every move (the Eyrie's Decree suit) instead of "" or
+    :data:`WINGS`.  This is the largest enumeration of a Daylight (dozens of moves per
+    call), so the loop reads the board tables and piece counts directly and builds each
+    command positionally (kind, seat, clearing, to, count, target, piece, cards, clearings).
+    """
     b = board()
+    paths = b.paths
     eyrie = team_eyrie(state, seat)
-    rule_map = rulers(state)
+    if rule_map is None:
+        rule_map = rulers(state)
+    team = TEAM_OF[seat]
+    pieces, carried = state.pieces, state.carried
+    wings = piece or WINGS
     out: list[Command] = []
+    append = out.append
     for origin in origins if origins is not None else b.order:
-        n = warriors(state, origin, seat)
+        here = pieces[origin]
+        mine = here.get(seat)
+        n = mine.get(WARRIOR, 0) if mine else 0
         if n == 0:
             continue
         # (warriors moved, ``clearings``): the contraband carried here goes along or not (R17)
-        loads = [
-            (k, carry) for k in range(1, n + 1) for carry in carry_options(state, seat, origin, k)
-        ]
-        roost_here = eyrie is not None and count(state, origin, eyrie, ROOST) > 0
-        for dest in b.adjacent[origin]:
-            bridge = b.is_bridge(origin, dest)
-            ruled = may_move(state, seat, origin, dest, rule_map)
+        loads = carry_loads(state, seat, origin, n) if carried.get(origin) else plain_loads(n)
+        roost_here = eyrie is not None and _has_roost(here, eyrie)
+        origin_ruled = rule_map[origin] is team
+        for dest, bridge in paths[origin]:
+            ruled = origin_ruled or rule_map[dest] is team
             if ruled:
-                fees: list[str] | None = None
                 if bridge:
                     fees = fee_options(state, seat, dest)
-                for k, carry in loads:
-                    if fees is None:
-                        out.append(
-                            Command(kind, seat, clearing=origin, to=dest, count=k, clearings=carry)
-                        )
-                    else:
+                    for k, carry in loads:
                         for fee in fees:
-                            out.append(
-                                Command(
-                                    kind,
-                                    seat,
-                                    clearing=origin,
-                                    to=dest,
-                                    count=k,
-                                    cards=(fee,),
-                                    clearings=carry,
-                                )
-                            )
+                            append(Command(kind, seat, origin, dest, k, "", piece, (fee,), carry))
+                else:
+                    for k, carry in loads:
+                        append(Command(kind, seat, origin, dest, k, "", piece, EMPTY, carry))
             # R23: fly when it waives the fee (from or into a roost clearing) or the rule
             # requirement (only when leaving the roost clearing).
             if eyrie is None:
                 continue
-            roost_there = count(state, dest, eyrie, ROOST) > 0
-            if (bridge and (roost_here or roost_there) and (ruled or roost_here)) or (
-                not ruled and roost_here
-            ):
+            if (
+                bridge and (ruled or roost_here) and (roost_here or _has_roost(pieces[dest], eyrie))
+            ) or (not ruled and roost_here):
                 for k, carry in loads:
-                    out.append(
-                        Command(
-                            kind,
-                            seat,
-                            clearing=origin,
-                            to=dest,
-                            count=k,
-                            piece=WINGS,
-                            clearings=carry,
-                        )
-                    )
+                    append(Command(kind, seat, origin, dest, k, "", wings, EMPTY, carry))
     return out
+
+
+def _has_roost(per_seat: dict[Seat, dict[str, int]], eyrie: Seat) -> bool:
+    kinds = per_seat.get(eyrie)
+    return bool(kinds and kinds.get(ROOST, 0) > 0)
 
 
 def fee_recipient(state: State, seat: Seat, dest: str) -> Seat | None:

@@ -38,13 +38,12 @@ def step_commands(state: State, seat: Seat) -> list[Command]:
     """Commands of the active seat in the current step (no open decision)."""
     step = state.step
     rules = rules_for(state.lineup[seat].faction)
-    end = Command(CommandKind.END_PHASE, seat)
     if step.startswith("setup."):
         return rules.step_commands(state, seat, step)
     if step == "birdsong.cards":
-        return [*card_effects.birdsong_commands(state, seat), end]
+        return [*card_effects.birdsong_commands(state, seat), Command(CommandKind.END_PHASE, seat)]
     if step == "daylight.craft":
-        return [*craft_commands(state, seat), end]
+        return [*craft_commands(state, seat), Command(CommandKind.END_PHASE, seat)]
     if step == "evening.discard":
         hand = state.seats[seat].hand
         if len(hand) <= HAND_LIMIT:
@@ -52,7 +51,11 @@ def step_commands(state: State, seat: Seat) -> list[Command]:
         return [Command(CommandKind.DISCARD, seat, cards=(c,)) for c in sorted(set(hand))]
     own = rules.step_commands(state, seat, step)
     if step == rules.daylight_main_step:
-        return [*own, *card_effects.daylight_commands(state, seat), end]
+        return [
+            *own,
+            *card_effects.daylight_commands(state, seat),
+            Command(CommandKind.END_PHASE, seat),
+        ]
     return own
 
 

@@ -200,9 +200,21 @@ def team_vagabond(state: State, team: Team) -> Seat | None:
     return next((s for s in vagabond_seats(state) if s.team is team), None)
 
 
+def pawn_places(state: State) -> list[tuple[Seat, str]]:
+    """(Vagabond seat, where its pawn stands) in turn order: one pass over the seats for
+    callers that ask about many places in a row (see :func:`pawns_in`)."""
+    out: list[tuple[Seat, str]] = []
+    seats = state.seats
+    for s in state.order:
+        extra = seats[s].extra
+        if isinstance(extra, VagabondState):
+            out.append((s, extra.location))
+    return out
+
+
 def pawns_in(state: State, place: str) -> list[Seat]:
     """Vagabond seats whose pawn stands in ``place`` (a clearing or a forest)."""
-    return [s for s in vagabond_seats(state) if vstate(state, s).location == place]
+    return [s for s, where in pawn_places(state) if where == place]
 
 
 def is_clearing(place: str) -> bool:

@@ -33,7 +33,7 @@ from ..crafting import craft_commands
 from ..ctx import Ctx
 from ..errors import IllegalCommand
 from ..field_hospitals import offer_field_hospitals
-from ..model import Command, CommandKind, EventKind, Faction, Seat
+from ..model import Command, CommandKind, EventKind, Faction, Seat, Suit
 from ..movement import do_move, move_commands, suit_of
 from ..pieces import BASES, BUILDINGS, KEEP, SYMPATHY, TOKENS, WARRIOR, open_slots, warriors
 from ..state import SeatSpec, State
@@ -217,10 +217,15 @@ def spread_commands(state: State, seat: Seat) -> list[Command]:
     if state.seats[seat].supply.get(SYMPATHY, 0) == 0:
         return []
     supporters = alliance_state(state, seat).supporters
+    # Many targets share a suit and a cost: work out each (suit, cost)'s payments once.
+    payments: dict[tuple[Suit, int], list[tuple[str, ...]]] = {}
     out: list[Command] = []
     for c in spread_targets(state, seat):
-        cost = spread_cost(state, c, seat)
-        for pay in supporter_payments(supporters, suit_of(state, c), cost):
+        key = (suit_of(state, c), spread_cost(state, c, seat))
+        pays = payments.get(key)
+        if pays is None:
+            pays = payments[key] = supporter_payments(supporters, *key)
+        for pay in pays:
             out.append(Command(CommandKind.SPREAD_SYMPATHY, seat, clearing=c, cards=pay))
     return out
 

@@ -18,8 +18,7 @@ interchangeable.
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..battle import battle_commands
@@ -30,9 +29,18 @@ from ..cards import card, one_per_type
 from ..contraband import collect_commands, do_collect, do_seize, seize_commands
 from ..ctx import Ctx
 from ..evolve import CorruptEvent
-from ..model import Command, CommandKind, Event, EventKind, Faction, Seat, Suit, other_team
+from ..model import Command, CommandKind, Event, EventKind, Faction, Seat, Suit, Team, other_team
 from ..movement import do_move, move_commands
-from ..pieces import KEEP, ROOST, WARRIOR, blocked_by_keep, count, open_slots, rules, warriors
+from ..pieces import (
+    KEEP,
+    ROOST,
+    WARRIOR,
+    blocked_by_keep,
+    count,
+    open_slots,
+    rulers,
+    warriors,
+)
 from ..state import Battle, Decision, SeatSpec, State
 from .base import FactionRules
 
@@ -290,7 +298,10 @@ def resolved_key(column: str, suit: Suit) -> str:
 
 def pending(state: State, seat: Seat, column: str) -> dict[Suit, int]:
     """Cards of ``column`` not yet resolved (or skipped) this Daylight, by suit."""
-    counts = Counter(entry_suit(e) for e in eyrie(state, seat).decree[column])
+    counts: dict[Suit, int] = {}
+    for entry in eyrie(state, seat).decree[column]:
+        suit = entry_suit(entry)
+        counts[suit] = counts.get(suit, 0) + 1
     out: dict[Suit, int] = {}
     for suit, n in counts.items():
         left = n - state.used.get(resolved_key(column, suit), 0)
@@ -315,9 +326,18 @@ def recruit_count(state: State, seat: Seat) -> int:
     return 2 if leader_of(state, seat) == CHARISMATIC else 1
 
 
-def resolutions(state: State, seat: Seat, column: str, suit: Suit) -> list[Command]:
-    """Every legal way to resolve one ``suit`` card of ``column`` now."""
+def resolutions(
+    state: State,
+    seat: Seat,
+    column: str,
+    suit: Suit,
+    rule_map: dict[str, Team | None] | None = None,
+) -> list[Command]:
+    """Every legal way to resolve one ``suit`` card of ``column`` now (``rule_map``: the
+    :func:`rulers` of ``state``, shared by the suits of one enumeration)."""
     order = board().order
+    if rule_map is None and column in (MOVE, BUILD):
+        rule_map = rulers(state)
     piece = suit.value
     if column == RECRUIT:
         if state.seats[seat].supply.get(WARRIOR, 0) < recruit_count(state, seat):
@@ -332,28 +352,26 @@ def resolutions(state: State, seat: Seat, column: str, suit: Suit) -> list[Comma
     if column == MOVE:  # a move, or collecting a dropped item instead (R18)
         origins = [c for c in order if warriors(state, c, seat) and _matches(state, c, suit)]
         return [
-            *(
-                replace(c, piece=piece)
-                for c in move_commands(state, seat, CommandKind.DECREE_MOVE, origins)
-            ),
+            *move_commands(state, seat, CommandKind.DECREE_MOVE, origins, rule_map, piece),
             *collect_commands(state, seat, suit),
         ]
     if column == BATTLE:  # a battle, or seizing a dropped item instead (R19)
         return [
             *(
-                replace(c, piece=piece)
-                for c in battle_commands(state, seat, CommandKind.DECREE_BATTLE)
+                c
+                for c in battle_commands(state, seat, CommandKind.DECREE_BATTLE, piece)
                 if _matches(state, c.clearing, suit)
             ),
             *seize_commands(state, seat, suit),
         ]
     if not state.seats[seat].supply.get(ROOST, 0):
         return []
+    assert rule_map is not None  # set above for the build column
     return [
         Command(CommandKind.DECREE_BUILD, seat, clearing=c, piece=piece)
         for c in order
         if _matches(state, c, suit)
-        and rules(state, c, seat)
+        and rule_map[c] is seat.team
         and not count(state, c, seat, ROOST)
         and open_slots(state, c) > 0
         and not blocked_by_keep(state, c, seat)
@@ -379,8 +397,9 @@ def decree_commands(state: State, seat: Seat) -> list[Command]:
     if column is None:
         return []
     out: list[Command] = []
+    rule_map = rulers(state) if column in (MOVE, BUILD) else None
     for suit in sorted(pending(state, seat, column)):
-        options = resolutions(state, seat, column, suit)
+        options = resolutions(state, seat, column, suit, rule_map)
         out.extend(options)
         if options and isolation(state) and all(on_rival_map(state, seat, o) for o in options):
             out.append(Command(CommandKind.SKIP_DECREE_CARD, seat, piece=suit.value))

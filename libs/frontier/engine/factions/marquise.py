@@ -25,6 +25,7 @@ from ..errors import IllegalCommand
 from ..model import Command, CommandKind, EventKind, Faction, Seat, Suit, Team
 from ..movement import do_move, move_commands, pay_bridge_fee, suit_of
 from ..pieces import (
+    BUILDINGS,
     KEEP,
     MARQUISE_BUILDINGS,
     RECRUITER,
@@ -181,12 +182,12 @@ class WoodRoute:
 
 def _ruled_group(rule_map: dict[str, Team | None], team: Team, start: str) -> list[str]:
     """``start``'s connected ruled clearings, bridges excluded (breadth-first order)."""
-    b = board()
+    paths = board().paths
     group = [start]
     seen = {start}
     for c in group:  # grows while iterating: a breadth-first walk
-        for nxt in b.adjacent[c]:
-            if nxt not in seen and rule_map[nxt] is team and not b.is_bridge(c, nxt):
+        for nxt, bridge in paths[c]:
+            if not bridge and nxt not in seen and rule_map[nxt] is team:
                 seen.add(nxt)
                 group.append(nxt)
     return group
@@ -195,11 +196,12 @@ def _ruled_group(rule_map: dict[str, Team | None], team: Team, start: str) -> li
 def _wood_routes(rule_map: dict[str, Team | None], team: Team, group: list[str]) -> list[WoodRoute]:
     """R26: the ruled bridges out of ``group`` and what lies beyond each (in board order)."""
     b = board()
+    paths = b.paths
     inside = set(group)
     routes: list[WoodRoute] = []
-    for entry in sorted(group, key=b.order.index):
-        for partner in b.adjacent[entry]:
-            if not b.is_bridge(entry, partner) or rule_map[partner] is not team:
+    for entry in sorted(group, key=b.position.__getitem__):
+        for partner, bridge in paths[entry]:
+            if not bridge or rule_map[partner] is not team:
                 continue
             sources = [partner]
             seen = inside | {partner}
@@ -212,7 +214,9 @@ def _wood_routes(rule_map: dict[str, Team | None], team: Team, group: list[str])
     return routes
 
 
-def wood_supply(state: State, seat: Seat) -> dict[str, tuple[int, list[WoodRoute]]]:
+def wood_supply(
+    state: State, seat: Seat, rule_map: dict[str, Team | None] | None = None
+) -> dict[str, tuple[int, list[WoodRoute]]]:
     """For each ruled clearing: the wood of its group of ruled clearings on this side of the
     bridges, and the routes across ruled bridges (R26).
 
@@ -220,14 +224,20 @@ def wood_supply(state: State, seat: Seat) -> dict[str, tuple[int, list[WoodRoute
     clearing): the wood a building can use is exactly its group's wood, plus one route's.
     """
     b = board()
-    rule_map = rulers(state)
+    if rule_map is None:
+        rule_map = rulers(state)
     team = seat.team
+    pieces = state.pieces
     out: dict[str, tuple[int, list[WoodRoute]]] = {}
     for start in b.order:
         if start in out or rule_map[start] is not team:
             continue
         group = _ruled_group(rule_map, team, start)
-        wood = sum(count(state, c, seat, WOOD) for c in group)
+        wood = 0
+        for c in group:
+            kinds = pieces[c].get(seat)
+            if kinds:
+                wood += kinds.get(WOOD, 0)
         routes = _wood_routes(rule_map, team, group)
         for c in group:
             out[c] = (wood, routes)
@@ -247,27 +257,46 @@ def fee_cards_for_wood(
     return one_per_type(cards)
 
 
-def build_commands(state: State, seat: Seat) -> list[Command]:
+def _may_build_in(state: State, clearing: str, seat: Seat) -> bool:
+    """``open_slots(...) > 0 and not blocked_by_keep(...)`` in one pass over the pieces there
+    (build enumeration asks it of every ruled clearing)."""
+    free = board().clearings[clearing].slots
+    if state.ruins.get(clearing):
+        free -= 1
+    for owner, kinds in state.pieces[clearing].items():
+        for kind, n in kinds.items():
+            if kind in BUILDINGS:
+                free -= n
+            elif kind == KEEP and n and owner is not seat:
+                return False
+    return free > 0
+
+
+def build_commands(
+    state: State, seat: Seat, rule_map: dict[str, Team | None] | None = None
+) -> list[Command]:
     """A building where the team rules, paid with connected wood.  When the wood on this side
     of the bridges is short, wood from across a ruled bridge may pay, with one fee card (R26):
     a build is then offered once per card that can pay it (never when no fee is needed)."""
     out: list[Command] = []
-    supply = wood_supply(state, seat)
+    supply = wood_supply(state, seat, rule_map)
     costs = [
         (building, BUILD_COST[n])
         for building in MARQUISE_BUILDINGS
         if (n := placed(state, seat, building)) < TRACK_SIZE
     ]
+    build = CommandKind.BUILD
     for c in board().order:
-        if c not in supply or open_slots(state, c) <= 0 or blocked_by_keep(state, c, seat):
+        entry = supply.get(c)
+        if entry is None or not _may_build_in(state, c, seat):
             continue
-        near, routes = supply[c]
+        near, routes = entry
         for building, cost in costs:
             if near >= cost:
-                out.append(Command(CommandKind.BUILD, seat, clearing=c, piece=building))
+                out.append(Command(build, seat, c, piece=building))
             elif routes:
                 out.extend(
-                    Command(CommandKind.BUILD, seat, clearing=c, piece=building, cards=(fee,))
+                    Command(build, seat, c, piece=building, cards=(fee,))
                     for fee in fee_cards_for_wood(state, seat, near, routes, cost)
                 )
     return out
@@ -296,14 +325,15 @@ def _build_wood(
 
 def action_commands(state: State, seat: Seat) -> list[Command]:
     out: list[Command] = []
+    rule_map = rulers(state)  # one count of the board for every "who rules?" below
     if state.march_left > 0:  # the second move of a march: a move, or a collect (R18)
-        out.extend(move_commands(state, seat, CommandKind.MARCH))
+        out.extend(move_commands(state, seat, CommandKind.MARCH, rule_map=rule_map))
         out.extend(collect_commands(state, seat))
     if state.actions > 0:
         out.extend(battle_commands(state, seat))
         out.extend(seize_commands(state, seat))  # a battle action against an item (R19)
         if state.march_left == 0:
-            out.extend(move_commands(state, seat, CommandKind.MARCH))
+            out.extend(move_commands(state, seat, CommandKind.MARCH, rule_map=rule_map))
             out.extend(collect_commands(state, seat))
         if (
             not state.used.get(RECRUITER)
@@ -311,7 +341,7 @@ def action_commands(state: State, seat: Seat) -> list[Command]:
             and state.seats[seat].supply.get(WARRIOR, 0) > 0
         ):
             out.append(Command(CommandKind.RECRUIT, seat))
-        out.extend(build_commands(state, seat))
+        out.extend(build_commands(state, seat, rule_map))
         if state.seats[seat].supply.get(WOOD, 0) > 0:
             hand = state.seats[seat].hand
             for c in clearings_with(state, seat, SAWMILL):

@@ -115,13 +115,18 @@ def _exhaust(ctx: Ctx, seat: Seat, item: Item, n: int = 1) -> None:
     ctx.emit(EventKind.ITEMS_EXHAUSTED, seat=seat.value, piece=item.value, count=n)
 
 
-def _present(state: State, clearing: str, seat: Seat) -> bool:
-    """``seat`` has a piece in ``clearing`` (a warrior, building, token or its pawn)."""
-    return has_any_piece(state, clearing, seat) or seat in pawns_in(state, clearing)
+def _present(state: State, clearing: str, seat: Seat, pawns_here: list[Seat] | None = None) -> bool:
+    """``seat`` has a piece in ``clearing`` (a warrior, building, token or its pawn);
+    ``pawns_here`` is :func:`pawns_in` of the clearing when asking about several seats."""
+    if has_any_piece(state, clearing, seat):
+        return True
+    return seat in (pawns_here if pawns_here is not None else pawns_in(state, clearing))
 
 
 def _hostile_warriors(state: State, seat: Seat, clearing: str) -> bool:
     vs = vstate(state, seat)
+    if HOSTILE not in vs.relations.values():  # the usual case, answered without a scan
+        return False
     return any(
         warriors(state, clearing, other) > 0
         for other in state.order
@@ -355,13 +360,18 @@ def aid_commands(state: State, seat: Seat) -> list[Command]:
     cards = payable(state.seats[seat].hand, suit_of(state, here))
     if not items or not cards:
         return []
-    return [
-        Command(CommandKind.AID, seat, target=other.value, cards=(cid,), piece=item)
-        for other in state.order
-        if other is not seat and _present(state, here, other)
-        for cid in cards
-        for item in items
-    ]
+    pawns_here = pawns_in(state, here)
+    aid = CommandKind.AID
+    out: list[Command] = []
+    for other in state.order:
+        if other is seat or not _present(state, here, other, pawns_here):
+            continue
+        target = other.value
+        for cid in cards:
+            pay = (cid,)
+            for item in items:
+                out.append(Command(aid, seat, target=target, cards=pay, piece=item))
+    return out
 
 
 def aid(ctx: Ctx, cmd: Command) -> None:
@@ -402,8 +412,10 @@ def quest_commands(state: State, seat: Seat) -> list[Command]:
     out: list[Command] = []
     for qid in sorted(state.quests):
         q = quest(qid)
+        if q.suit is not suit:  # checked first: most face-up quests are of another suit
+            continue
         need = Counter(q.items)
-        if q.suit is suit and all(ready(vs, item) >= n for item, n in need.items()):
+        if all(ready(vs, item) >= n for item, n in need.items()):
             for reward in (QUEST_VP, QUEST_CARDS):
                 out.append(Command(CommandKind.QUEST, seat, piece=qid, target=reward))
     return out
@@ -536,10 +548,13 @@ def special_commands(state: State, seat: Seat) -> list[Command]:
     if not is_clearing(here):
         return []
     if vs.character is Character.THIEF:
+        pawns_here = pawns_in(state, here)
         return [
             Command(CommandKind.STEAL, seat, target=other.value)
             for other in state.order
-            if other is not seat and state.seats[other].hand and _present(state, here, other)
+            if other is not seat
+            and state.seats[other].hand
+            and _present(state, here, other, pawns_here)
         ]
     suit = suit_of(state, here)
     usable = [c for c in state.discard if card(c).suit in (suit, Suit.BIRD)]
