@@ -100,6 +100,7 @@ class HostedMatch:
     standing: dict[Seat, dict[str, StandingPolicy]] = field(default_factory=dict)
     # first seq of each batch in ``history`` -> (acting seat, its decision record)
     records: dict[int, tuple[Seat, events_pb2.DecisionRecord]] = field(default_factory=dict)
+    last_used: float = field(default_factory=time.monotonic)  # for unloading finished ones
     opened_at: float = field(default_factory=time.monotonic)  # when the open decision opened
     opened_unix_ms: int = field(default_factory=unix_ms)
     wake: asyncio.Event = field(default_factory=asyncio.Event)  # the referee's alarm
@@ -189,8 +190,10 @@ class Orchestrator:
         clients: DomainClients,
         snapshot_every: int,
         leases: Leases | None = None,
+        finished_ttl_s: float = 300.0,
     ) -> None:
         self.bus = bus
+        self.finished_ttl_s = finished_ttl_s
         self.clients = clients
         self.snapshot_every = snapshot_every
         # Without leases (a single orchestrator, in tests) every match is ours.
@@ -248,6 +251,7 @@ class Orchestrator:
     async def get(self, match_id: str) -> HostedMatch:
         hosted = self.matches.get(match_id)
         if hosted is not None:
+            hosted.last_used = time.monotonic()
             return hosted
         lock = self._loading.setdefault(match_id, asyncio.Lock())
         async with lock:
@@ -302,6 +306,40 @@ class Orchestrator:
                         self._drop(hosted)
                 except Exception:  # NATS briefly away: keep trying until the lease expires
                     log.warning("renewing the lease of %s failed", match_id, exc_info=True)
+
+    async def unload_finished(self) -> None:
+        """Forget finished matches nobody used for ``finished_ttl_s``, while we live.
+
+        A finished match is only read (views, WatchEvents, replays), and everything it holds
+        (its state, the events of the whole match, command ids) is in NATS, where :meth:`get`
+        finds it again on the next use.  Without this a long-running orchestrator would keep
+        every match it ever hosted in memory."""
+        period = max(0.05, min(self.finished_ttl_s, 60.0) / 2)
+        while not self.draining:
+            await asyncio.sleep(period)
+            try:
+                await self.unload_idle(time.monotonic())
+            except Exception:  # NATS briefly away: the next pass tries again
+                log.warning("unloading finished matches failed", exc_info=True)
+
+    async def unload_idle(self, now: float) -> list[str]:
+        """One pass of :meth:`unload_finished`; returns the ids of the matches unloaded."""
+        gone: list[str] = []
+        for hosted in list(self.matches.values()):
+            if (
+                hosted.state.over
+                and now - hosted.last_used >= self.finished_ttl_s
+                and not hosted.sessions
+                and not hosted.lock.locked()
+            ):
+                if self.leases is not None:  # before _drop, which forgets the revision
+                    with contextlib.suppress(Exception):  # else it expires by itself
+                        await self.leases.release(hosted.match_id)
+                self._drop(hosted)
+                gone.append(hosted.match_id)
+        if gone:
+            log.info("unloaded %d finished match(es): %s", len(gone), ", ".join(gone))
+        return gone
 
     async def summaries(self) -> list[MatchSummary]:
         """Every registered match; ones hosted elsewhere are read from NATS, not taken."""

@@ -35,7 +35,7 @@ async def run(
         settings.advertise_address or f"{settings.host}:{settings.listen_port('orchestrator')}"
     )
     leases = Leases(await bus.leases_bucket(), uuid.uuid4().hex, address, settings.lease_ttl_s)
-    core = Orchestrator(bus, clients, settings.snapshot_every, leases)
+    core = Orchestrator(bus, clients, settings.snapshot_every, leases, settings.finished_ttl_s)
     peers = Peers(settings.call_timeout_s)
 
     def register(server: grpc.aio.Server) -> None:
@@ -45,6 +45,7 @@ async def run(
     async def on_stop() -> None:
         resuming.cancel()
         renewing.cancel()
+        unloading.cancel()
         await core.close()
         await peers.close()
         await clients.close()
@@ -53,6 +54,7 @@ async def run(
     # matches with a clock keep their deadlines across a restart (see Orchestrator.resume)
     resuming = asyncio.ensure_future(core.resume())
     renewing = asyncio.ensure_future(core.keep_leases())
+    unloading = asyncio.ensure_future(core.unload_finished())
     await serve(
         "orchestrator",
         settings,

@@ -60,3 +60,9 @@ class OrchestratorSettings(ServiceSettings):
     lease_ttl_s: float = Field(
         default=3.0, gt=0.2, le=60, description="match lease lifetime; renewed every third"
     )
+    finished_ttl_s: float = Field(
+        default=300.0,
+        ge=0,
+        le=86_400,
+        description="how long a finished match stays in memory after its last use",
+    )

@@ -1,0 +1,56 @@
+"""A long-running orchestrator forgets finished matches after FRONTIER_FINISHED_TTL_S, and
+reloads one from NATS, whole, when somebody asks about it again."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import grpc
+import pytest
+
+from frontier.stack import Stack, StackConfig
+from frontier.v1 import match_pb2, match_pb2_grpc
+
+from .client import Match
+
+pytestmark = pytest.mark.integration
+
+
+def _unloaded(stack: Stack, match_id: str, timeout: float = 15.0) -> bool:
+    log = stack.logs / "orchestrator.log"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if match_id in log.read_text() and "unloaded" in log.read_text():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_finished_match_is_unloaded_then_served_again_from_nats(tmp_path: Path) -> None:
+    config = StackConfig.ephemeral(
+        tmp_path, extra_env={"FRONTIER_FINISHED_TTL_S": "0.3", "FRONTIER_LOG_LEVEL": "INFO"}
+    )
+    with Stack(config) as stack, grpc.insecure_channel(config.address("orchestrator")) as ch:
+        stub = match_pb2_grpc.MatchServiceStub(ch)
+        match = Match.create(stub, seed=4)
+        match.play_out()
+        before = stub.GetView(match_pb2.GetViewRequest(match_id=match.match_id)).view
+        events = list(stub.WatchEvents(match_pb2.WatchEventsRequest(match_id=match.match_id)))
+        assert before.winner and len(events) == before.version
+        assert _unloaded(stack, match.match_id), "the finished match was never unloaded"
+        after = stub.GetView(match_pb2.GetViewRequest(match_id=match.match_id)).view
+        assert after == before
+        again = list(stub.WatchEvents(match_pb2.WatchEventsRequest(match_id=match.match_id)))
+        assert again == events
+        # the command ids came back too: a retried command gets its first answer
+        token = match.tokens[next(iter(match.tokens))]
+        retry = stub.SubmitCommand(
+            match_pb2.SubmitCommandRequest(
+                match_id=match.match_id,
+                seat_token=token,
+                command_id=match.submitted[0],
+                legal_id="ignored: the id was used",
+            )
+        )
+        assert retry.version > 0
