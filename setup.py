@@ -80,7 +80,12 @@ def ext_modules() -> list[Extension]:
         return []
     from mypyc.build import mypycify
 
-    return mypycify(engine_sources(), opt_level="3", group_name=GROUP)
+    # The engine's only third-party import is pydantic, in the interpreted config.py: mypy
+    # follows it there silently (``make lint`` checks it strictly), and never looks at
+    # site-packages, where the first install of a fresh venv finds nothing yet, so the C
+    # code is the same on every machine.
+    flags = ["--no-site-packages", "--follow-imports=silent"]
+    return mypycify([*flags, *engine_sources()], opt_level="3", group_name=GROUP)
 
 
 setup(ext_modules=ext_modules())
