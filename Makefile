@@ -131,7 +131,7 @@ image-nats: image-base $(VENV_STAMP)
 # build/lib is removed first: setuptools would copy stale modules from it into the wheel.
 # SOURCE_DATE_EPOCH makes the wheel byte-identical for identical sources, so a fresh clone
 # still hits Docker's cache.
-$(WHEEL_STAMP): pyproject.toml constraints.txt $(PROJECT_FILES) $(PROTO_STAMP) | $(VENV_STAMP)
+$(WHEEL_STAMP): pyproject.toml constraints.txt setup.py $(PROJECT_FILES) $(PROTO_STAMP) | $(VENV_STAMP)
 	rm -rf $(WHEELHOUSE) build/lib build/bdist.*
 	SOURCE_DATE_EPOCH=315532800 $(PY) -m pip wheel --quiet -c constraints.txt \
 		-w $(WHEELHOUSE)/deps .
