@@ -30,11 +30,24 @@ help: ## List the targets
 
 venv: $(VENV_STAMP) ## Create .venv and install the project (+dev extras) pinned by constraints.txt
 
-# Re-runs only when the dependency inputs change; the stamp records the last good install.
-$(VENV_STAMP): pyproject.toml constraints.txt
+# The install compiles the rules engine with mypyc (setup.py), so besides the dependency inputs
+# it re-runs when an engine source changes (else the stale .so files would shadow the edit)
+# and when FRONTIER_PURE_PYTHON=1 (no compilation) is switched on or off since the last install.
+ENGINE_SRC      := $(shell find libs/frontier/engine -name '*.py' -not -path '*/__pycache__/*')
+BUILD_MODE      := $(if $(filter-out 0,$(FRONTIER_PURE_PYTHON)),pure,mypyc)
+BUILD_MODE_FILE := $(VENV)/.build-mode
+ifneq ($(BUILD_MODE),$(shell cat $(BUILD_MODE_FILE) 2>/dev/null))
+$(VENV_STAMP): FORCE
+endif
+.PHONY: FORCE
+FORCE:
+
+# The stamp records the last good install.
+$(VENV_STAMP): pyproject.toml constraints.txt setup.py $(ENGINE_SRC)
 	@test -x $(PY) || $(PYTHON_SYS) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev]'
+	@echo $(BUILD_MODE) > $(BUILD_MODE_FILE)
 	@touch $@
 
 proto: $(PROTO_STAMP) ## Generate Python code + mypy stubs (frontier.v1) from proto/frontier/v1/*.proto
@@ -69,8 +82,8 @@ test: venv proto node-bot ## Run the test suite (extra args: make test PYTEST_AR
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 lint: venv proto ## ruff (check + format), mypy --strict, buf lint
-	$(BIN)/ruff check libs services tests bench
-	$(BIN)/ruff format --check libs services tests bench
+	$(BIN)/ruff check libs services tests bench setup.py
+	$(BIN)/ruff format --check libs services tests bench setup.py
 	$(BIN)/mypy
 	cd $(PROTO_ROOT) && $(abspath $(BIN))/buf lint
 
@@ -118,7 +131,7 @@ image-nats: image-base $(VENV_STAMP)
 # build/lib is removed first: setuptools would copy stale modules from it into the wheel.
 # SOURCE_DATE_EPOCH makes the wheel byte-identical for identical sources, so a fresh clone
 # still hits Docker's cache.
-$(WHEEL_STAMP): pyproject.toml constraints.txt $(PROJECT_FILES) $(PROTO_STAMP) | $(VENV_STAMP)
+$(WHEEL_STAMP): pyproject.toml constraints.txt setup.py $(PROJECT_FILES) $(PROTO_STAMP) | $(VENV_STAMP)
 	rm -rf $(WHEELHOUSE) build/lib build/bdist.*
 	SOURCE_DATE_EPOCH=315532800 $(PY) -m pip wheel --quiet -c constraints.txt \
 		-w $(WHEELHOUSE)/deps .
@@ -146,5 +159,6 @@ constraints: ## Re-pin constraints.txt to the newest versions that resolve (then
 clean: ## Remove .venv, generated code, caches and build output
 	rm -rf $(VENV) build dist var .mypy_cache .ruff_cache .pytest_cache .hypothesis
 	rm -rf $(NODE_BOT)/node_modules
+	rm -f frontier_engine__mypyc.*.so && find libs/frontier/engine -name '*.so' -delete
 	rm -f $(PROTO_STAMP) $(GEN_DIR)/*_pb2.py $(GEN_DIR)/*_pb2.pyi $(GEN_DIR)/*_pb2_grpc.py $(GEN_DIR)/*_pb2_grpc.pyi
 	find . -path ./.git -prune -o \( -name __pycache__ -o -name '*.egg-info' \) -prune -exec rm -rf {} +

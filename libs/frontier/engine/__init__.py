@@ -8,6 +8,7 @@ No I/O, no asyncio, no clock, no :mod:`random`: all randomness comes from the ge
 stored in the state, so (config, commands) replays bit for bit.
 """
 
+from . import evolve as _evolve
 from .config import MatchConfig, make_config
 from .decide import decide, execute, legal_commands, to_act
 from .errors import EngineError, GameOver, IllegalCommand, InvalidConfig, WrongSeat
@@ -16,7 +17,12 @@ from .model import Command, CommandKind, Event, EventKind, Seat, Team
 from .setup import initial_state
 from .state import State
 
+# True when the rules run as mypyc-compiled extension modules (the default build, see
+# setup.py), False in the pure-Python build (FRONTIER_PURE_PYTHON=1 at install time).
+COMPILED: bool = not (_evolve.__file__ or "").endswith(".py")
+
 __all__ = [
+    "COMPILED",
     "Command",
     "CommandKind",
     "EngineError",

@@ -21,3 +21,11 @@ class IllegalCommand(EngineError):
 
 class GameOver(EngineError):
     """The match has ended; no command is accepted."""
+
+
+class CorruptEvent(RuntimeError):
+    """An event does not fit the state it is applied to (a broken stream, never a bad move).
+
+    Defined here rather than in evolve.py (which re-exports it): mypyc compiles evolve.py and
+    cannot compile a subclass of RuntimeError; this module stays interpreted (see setup.py).
+    """

@@ -15,16 +15,13 @@ from typing import TypeVar
 from . import rng, vagabond_state
 from .board import board
 from .cards import card
+from .errors import CorruptEvent as CorruptEvent  # re-exported: defined there for mypyc
 from .evolve_types import EvolveHandler
 from .model import Event, EventKind, Item, Seat, Team, seat_named
 from .pieces import KEEP
 from .state import Battle, Decision, DroppedItem, State
 
 K = TypeVar("K")
-
-
-class CorruptEvent(RuntimeError):
-    """An event does not fit the state it is applied to (a broken stream, never a bad move)."""
 
 
 def _seat(value: str) -> Seat:

@@ -11,11 +11,15 @@ from __future__ import annotations
 import pickle
 from dataclasses import dataclass, field
 
+from frontier.engine import COMPILED
 from frontier.engine.state import State
 
 # /2 added the seats' clocks; /3 the engine State's carried contraband and crate (R16-R19).
-# An older snapshot is ignored and the match rebuilt from its stream.
-FORMAT = "frontier.snapshot/3"
+# An older snapshot is ignored and the match rebuilt from its stream.  A mypyc-compiled
+# engine (setup.py) pickles the faction states, native classes there, in another shape than
+# the pure-Python build, and neither reads the other's reliably (a pure-Python pickle even
+# loads into broken objects): each build tags its snapshots and ignores the other's.
+FORMAT = "frontier.snapshot/3" + ("+mypyc" if COMPILED else "")
 
 
 @dataclass(slots=True)

@@ -1,0 +1,43 @@
+"""The mypyc build of the engine (setup.py): its pin, and what it compiles or leaves alone."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import frontier.engine
+from frontier.runtime import snapshot
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_build_requires_the_mypy_of_constraints_txt() -> None:
+    requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["requires"]
+    pinned = re.search(r"^mypy==(\S+)$", (ROOT / "constraints.txt").read_text(), re.M)
+    assert pinned is not None
+    assert f"mypy=={pinned[1]}" in requires
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["frontier.engine.model", "frontier.engine.state", "frontier.engine.errors"],
+)
+def test_the_record_modules_stay_interpreted(name: str) -> None:
+    # Commands, events and the State are the types the rest of the project builds, compares
+    # and pickles: they are the same classes whether the rules are compiled or not.
+    assert (importlib.import_module(name).__file__ or "").endswith(".py")
+
+
+def test_the_rules_are_compiled_unless_built_pure() -> None:
+    movement = importlib.import_module("frontier.engine.movement")
+    suffix = ".so" if frontier.engine.COMPILED else ".py"
+    assert (movement.__file__ or "").endswith(suffix)
+
+
+def test_snapshots_are_tagged_with_the_build() -> None:
+    # The two builds pickle the faction states differently: neither may read the other's.
+    assert snapshot.FORMAT.endswith("+mypyc") == frontier.engine.COMPILED
