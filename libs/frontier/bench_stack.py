@@ -2,8 +2,10 @@
 
 Reports SubmitCommand latency (p50, p99), throughput, and — measured in the same run, since
 machines are noisy — the *floor*: one bare gRPC unary call plus one JetStream publish-ack,
-the least any accepted command must cost.  ``ratio_p50`` = p50 / floor p50.  Memory per
-match is the growth of the services' resident memory divided by the matches they hold.
+the least any accepted command must cost (see bench_floor: ``floor_p50_ms`` is taken in the
+same conditions as the commands, back to back or paced like them, and ``floor_hot_p50_ms``
+always back to back).  ``ratio_p50`` = p50 / floor p50.  Memory per match is the growth of
+the services' resident memory divided by the matches they hold.
 
 ``--think-ms`` gives every player a think time before each command.  Without it each match
 submits as soon as the last reply arrives, so N matches keep N requests queued at all times
@@ -24,15 +26,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-import grpc
-import nats
-from grpc_health.v1 import health_pb2, health_pb2_grpc
-from nats.js.api import StorageType, StreamConfig
-
-from frontier.load import play_many
+from frontier.bench_floor import hot_floor, paced_floor
+from frontier.load import MatchRun, play_many
 from frontier.stack import DOMAINS, Stack, StackConfig
-
-FLOOR_SAMPLES = 300
 
 
 @dataclass
@@ -49,6 +45,8 @@ class StackBench:
     p99_ms: float
     floor_p50_ms: float
     ratio_p50: float
+    floor_hot_p50_ms: float
+    ratio_hot_p50: float
     retries: int
     memory_per_match_kb: float
 
@@ -57,30 +55,6 @@ def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
     return ordered[index]
-
-
-async def measure_floor(config: StackConfig, samples: int = FLOOR_SAMPLES) -> float:
-    """p50 of (one unary gRPC call + one JetStream publish acknowledged), in ms."""
-    nc = await nats.connect(config.nats_url)
-    js = nc.jetstream()
-    await js.add_stream(
-        StreamConfig(
-            name="FRONTIER_BENCH_FLOOR", subjects=["frontier.bench.floor"], storage=StorageType.FILE
-        )
-    )
-    timings: list[float] = []
-    async with grpc.aio.insecure_channel(config.address("orchestrator")) as channel:
-        health = health_pb2_grpc.HealthStub(channel)
-        request = health_pb2.HealthCheckRequest(service="")
-        payload = b"x" * 512
-        for _ in range(samples):
-            started = time.perf_counter()
-            await health.Check(request, timeout=5)  # type: ignore[attr-defined]
-            await js.publish("frontier.bench.floor", payload)
-            timings.append((time.perf_counter() - started) * 1000)
-    await js.delete_stream("FRONTIER_BENCH_FLOOR")
-    await nc.close()
-    return statistics.median(timings)
 
 
 def rss_kb(pid: int) -> int:
@@ -106,19 +80,15 @@ def run(
     workdir = Path(tempfile.mkdtemp(prefix="frontier-bench-"))
     config = StackConfig.ephemeral(workdir, orchestrators=orchestrators, sync=sync)
     with Stack(config) as stack:
-        floor = asyncio.run(measure_floor(config))
+        hot = asyncio.run(hot_floor(config))
         before = services_rss(stack)
         started = time.perf_counter()
-        runs = asyncio.run(
-            play_many(
-                [config.address(n) for n in config.orchestrator_names],
-                list(range(seed, seed + matches)),
-                lineup,
-                think_s=think_ms / 1000,
-            )
+        runs, paced = asyncio.run(
+            _play(config, list(range(seed, seed + matches)), lineup, think_ms / 1000)
         )
         seconds = time.perf_counter() - started
         after = services_rss(stack)
+    floor = statistics.median(paced) if paced else hot
     latencies = [ms for r in runs for ms in r.latencies_ms]
     commands = sum(r.commands for r in runs)
     p50 = percentile(latencies, 0.5)
@@ -135,9 +105,27 @@ def run(
         p99_ms=round(percentile(latencies, 0.99), 3),
         floor_p50_ms=round(floor, 3),
         ratio_p50=round(p50 / floor, 2),
+        floor_hot_p50_ms=round(hot, 3),
+        ratio_hot_p50=round(p50 / hot, 2),
         retries=sum(r.retries for r in runs),
         memory_per_match_kb=round(max(after - before, 0) / matches, 1),
     )
+
+
+async def _play(
+    config: StackConfig, seeds: list[int], lineup: str, think_s: float
+) -> tuple[list[MatchRun], list[float]]:
+    """The matches, and (when paced) the floors probed alongside them at the same pace."""
+    targets = [config.address(n) for n in config.orchestrator_names]
+    if think_s <= 0:
+        return await play_many(targets, seeds, lineup), []
+    done = asyncio.Event()
+    probing = asyncio.ensure_future(paced_floor(config, think_s, done))
+    try:
+        runs = await play_many(targets, seeds, lineup, think_s=think_s)
+    finally:
+        done.set()
+    return runs, await probing
 
 
 def add_bench_stack(targets: Any) -> None:

@@ -24,6 +24,8 @@ STACK_KEYS = {
     "p99_ms",
     "floor_p50_ms",
     "ratio_p50",
+    "floor_hot_p50_ms",
+    "ratio_hot_p50",
     "retries",
     "memory_per_match_kb",
 }
@@ -41,6 +43,10 @@ def test_bench_stack_json_reports_latency_against_the_floor(
     assert result["commands"] > 100 and result["retries"] == 0
     assert result["floor_p50_ms"] > 0 and 0 < result["p50_ms"] <= result["p99_ms"]
     assert result["ratio_p50"] == pytest.approx(result["p50_ms"] / result["floor_p50_ms"], 0.02)
+    hot = result["floor_hot_p50_ms"]
+    assert result["ratio_hot_p50"] == pytest.approx(result["p50_ms"] / hot, 0.02)
+    # paced: the floor was probed alongside the matches, not copied from the hot one
+    assert result["floor_p50_ms"] != hot
 
 
 def test_bench_stack_rejects_a_negative_think_time(capsys: pytest.CaptureFixture[str]) -> None:
