@@ -261,3 +261,16 @@ class Bus:
 
     async def lobby(self, notice: dict[str, object]) -> None:
         await self.nc.publish(LOBBY, json.dumps(notice).encode())
+
+    async def follow_lobby(self, handler: Callable[[dict[str, object]], None]) -> None:
+        """Call ``handler`` with each lobby notice (core NATS: live notices only)."""
+
+        async def on_msg(msg: Msg) -> None:
+            try:
+                notice = json.loads(msg.data)
+            except ValueError:
+                return
+            if isinstance(notice, dict):
+                handler(notice)
+
+        await self.nc.subscribe(LOBBY, cb=on_msg)

@@ -37,6 +37,7 @@ async def run(
             await board.on_batch(stream_seq, batch)
 
         await bus.follow_all(both)
+    await bus.follow_lobby(projections.on_lobby)
     core = DomainCore(domain, projections)
     await serve(
         domain.value,

@@ -5,11 +5,12 @@ consumer) and folds them with the engine's ``evolve``.  A request names the vers
 expects: a projection that lags waits briefly for NATS, then catches up from JetStream; one
 that is ahead means the caller is stale (ABORTED).
 
-Every service starts a match's projection when the match's first batch goes by, not when
-the match first needs it: combat or crafting may first be asked many commands in, and
-building the projection then means reading the stream batch by batch while a player waits
-(measured: the slowest commands of a paced benchmark were exactly those).  Folding batches
-a service does not need yet costs a few microseconds each, as it decodes them anyway.  A
+Every service starts a match's projection when the lobby announces the match (or, missing
+that, when its first batch goes by), not when the match first needs it: combat or crafting
+may first be asked many commands in, and building the projection then means reading the
+stream batch by batch while a player waits (measured: the slowest commands of a paced
+benchmark were exactly those, and the first command of every match).  Folding batches a
+service does not need yet costs a few microseconds each, as it decodes them anyway.  A
 finished match's projection is dropped (nothing asks about it any more; if something does,
 it is rebuilt), and after a restart a projection is rebuilt from the match's snapshot and
 stream on first use.
@@ -69,6 +70,13 @@ class Projections:
             p.changed.notify_all()
         if p.state.over:
             self._by_match.pop(batch.match_id, None)
+
+    def on_lobby(self, notice: dict[str, object]) -> None:
+        """A match was created: build its projection now, before its first command."""
+        match_id = notice.get("match_id")
+        created = notice.get("event") == "created"
+        if created and isinstance(match_id, str) and match_id not in self._by_match:
+            self._warm(match_id)
 
     def _warm(self, match_id: str) -> None:
         """Build the projection in the background (the NATS callback must not wait)."""
