@@ -1,0 +1,88 @@
+"""Domain projections: started when the lobby announces a match (or its first batch goes
+by), folded from batches, dropped when the match ends -- against an in-memory bus."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any, cast
+
+from frontier.engine import initial_state, legal_commands, make_config, to_act
+from frontier.engine.decide import execute
+from frontier.runtime.bus import Bus, StoredBatch
+from frontier.runtime.projection import Projections
+from frontier.v1 import events_pb2
+from frontier.wire.convert import event_to_proto
+
+LINEUP = "A=marquise;B=marquise"
+
+
+class MemoryBus:
+    """The three reads load_match makes, over a list of committed batches."""
+
+    def __init__(self, match_id: str, seed: int) -> None:
+        self.match_id = match_id
+        self.record: dict[str, object] = {
+            "config": make_config(seed=seed, lineup=LINEUP).model_dump()
+        }
+        self.batches: list[events_pb2.EventBatch] = []
+
+    async def get_match(self, match_id: str) -> dict[str, object] | None:
+        return self.record if match_id == self.match_id else None
+
+    async def get_snapshot(self, match_id: str) -> bytes | None:
+        return None
+
+    async def iter_batches(self, match_id: str, after: int = 0) -> AsyncIterator[StoredBatch]:
+        for seq, batch in enumerate(self.batches, start=1):
+            if seq > after:
+                yield StoredBatch(seq, batch)
+
+
+def _play(seed: int) -> list[events_pb2.EventBatch]:
+    """The committed batches of a whole random-choice match, one per command."""
+    state = initial_state(make_config(seed=seed, lineup=LINEUP))
+    batches, seq = [], 0
+    while (seat := to_act(state)) is not None:
+        events = execute(state, legal_commands(state, seat)[0])
+        envelopes = []
+        for event in events:
+            seq += 1
+            envelopes.append(events_pb2.EventEnvelope(seq=seq, event=event_to_proto(event)))
+        batches.append(events_pb2.EventBatch(match_id="m" * 32, envelopes=envelopes))
+    return batches
+
+
+async def _scenario() -> None:
+    match_id = "m" * 32
+    bus = MemoryBus(match_id, seed=9)
+    projections = Projections(cast(Bus, bus), wait_s=0)
+    projections.on_lobby({"event": "created", "match_id": match_id})
+    await asyncio.sleep(0)  # the warm-up runs in the background
+    await asyncio.gather(*projections._warming)
+    assert projections.known()[match_id].version == 0  # ready before any command
+    played = _play(seed=9)
+    for stream_seq, batch in enumerate(played, start=1):
+        bus.batches.append(batch)
+        await projections.on_batch(stream_seq, batch)
+        if match_id in projections.known():
+            assert projections.known()[match_id].version == batch.envelopes[-1].seq
+    assert match_id not in projections.known()  # the match ended: dropped
+    # a batch of a match announced nowhere starts its projection too, if it is the first
+    other = MemoryBus(match_id, seed=9)
+    late = Projections(cast(Bus, other), wait_s=0)
+    other.batches.append(played[0])
+    await late.on_batch(1, played[0])
+    await asyncio.gather(*late._warming)
+    assert late.known()[match_id].version == played[0].envelopes[-1].seq
+
+
+def test_projection_starts_with_the_lobby_follows_batches_and_ends_with_the_match() -> None:
+    asyncio.run(_scenario())
+
+
+def test_lobby_noise_is_ignored() -> None:
+    projections = Projections(cast(Any, None), wait_s=0)
+    projections.on_lobby({"event": "ended", "match_id": "x" * 32})
+    projections.on_lobby({"event": "created", "match_id": 7})
+    assert not projections._warming
