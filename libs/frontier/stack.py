@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import shutil
 import signal
 import socket
@@ -31,9 +32,41 @@ DOMAINS = ("map", "combat", "crafting", "scoring", "turn_order")
 
 
 def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A free TCP port on loopback, below the kernel's ephemeral port range.
+
+    Not ``bind(0)``: that hands out an *ephemeral* port, from the range every outgoing
+    connection draws its local port from, and a stack opens many connections (NATS, gRPC)
+    between choosing its ports and its services binding them -- CI saw a service fail with
+    "Address already in use" that way.  A port below that range is only taken by a bind.
+    Ports handed out before by this process are not handed out again.
+    """
+    low = _ephemeral_low()
+    picker = random.SystemRandom()
+    for _ in range(200):
+        port = picker.randrange(PORTS_FROM, low)
+        if port in _HANDED_OUT:
+            continue
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        _HANDED_OUT.add(port)
+        return port
+    raise OSError(f"no free port between {PORTS_FROM} and {low}")
+
+
+PORTS_FROM = 20_000
+_HANDED_OUT: set[int] = set()
+
+
+def _ephemeral_low() -> int:
+    """The first port of the kernel's ephemeral range (Linux's default: 32768)."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    return low if low > PORTS_FROM + 1000 else 32768
 
 
 def orchestrator_names(count: int) -> tuple[str, ...]:
