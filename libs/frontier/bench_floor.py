@@ -27,7 +27,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from nats.aio.client import Client as NatsClient
 from nats.js.api import StorageType, StreamConfig
 
-from frontier.engine.rng import below, seed_state
+from frontier.engine.rng import seed_state
+from frontier.load import think_time
 from frontier.stack import StackConfig
 
 HOT_SAMPLES = 300
@@ -87,9 +88,9 @@ async def paced_floor(config: StackConfig, think_s: float, done: asyncio.Event) 
     pace = seed_state(int(think_s * 1000))
     async with FloorProbe(config) as probe:
         while not done.is_set():
-            spread, pace = below(pace, 1001)
+            pause, pace = think_time(pace, think_s)
             try:
-                await asyncio.wait_for(done.wait(), think_s * (0.5 + spread / 1000))
+                await asyncio.wait_for(done.wait(), pause)
             except TimeoutError:
                 timings.append(await probe.sample())
     return timings

@@ -31,6 +31,13 @@ RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 THINK_SALT = 0x7468696E6B  # "think"
 
 
+def think_time(think_rng: int, think_s: float) -> tuple[float, int]:
+    """One player's pause before a command: uniform between 0.5x and 1.5x the mean
+    ``think_s`` (so that paced matches drift apart), and the generator's next state."""
+    spread, think_rng = below(think_rng, 1001)
+    return think_s * (0.5 + spread / 1000), think_rng
+
+
 @dataclass
 class MatchRun:
     match_id: str = ""
@@ -94,8 +101,8 @@ async def play_match(
             known = (legal.commands, legal.version)
         commands, version = known
         if think_s > 0:
-            spread, think_rng = below(think_rng, 1001)
-            await asyncio.sleep(think_s * (0.5 + spread / 1000))
+            pause, think_rng = think_time(think_rng, think_s)
+            await asyncio.sleep(pause)
         index, rng = below(rng, len(commands))
         request = match_pb2.SubmitCommandRequest(
             match_id=run.match_id,

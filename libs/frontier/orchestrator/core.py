@@ -453,8 +453,9 @@ class Orchestrator:
         """Steps 1-5 of the module docstring for one resolved command; the caller holds the
         match's lock and has checked the version and the seat."""
         state = hosted.state
-        if not hosted.legal(cmd.seat).contains(cmd):
-            check(state, cmd, hosted.legal(cmd.seat).commands)  # raises, saying why not
+        legal = hosted.legal(cmd.seat)
+        if not legal.contains(cmd):
+            check(state, cmd, legal.commands)  # raises, saying why not
             raise AssertionError(f"check() accepted {cmd.key()}, not in the legal list")
         events, new_state, next_legal = await self._decide(hosted, cmd)
         elapsed_ms = int((time.monotonic() - hosted.opened_at) * 1000)

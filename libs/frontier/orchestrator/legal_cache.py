@@ -67,16 +67,18 @@ class LegalCache:
         """Keep ``commands``, which the caller knows to be ``legal_commands(state, seat)``;
         ``state`` must already be the match's committed state (a version number alone does
         not tell two different uncommitted futures apart)."""
-        if state.version != self._version:
-            self._version = state.version
-            self._by_seat = {}
-        self._by_seat[seat] = SeatLegal.of(commands)
+        self._at(state.version)[seat] = SeatLegal.of(commands)
 
     def of(self, state: State, seat: Seat) -> SeatLegal:
-        if state.version != self._version:
-            self._version = state.version
-            self._by_seat = {}
-        hit = self._by_seat.get(seat)
+        by_seat = self._at(state.version)
+        hit = by_seat.get(seat)
         if hit is None:
-            hit = self._by_seat[seat] = SeatLegal.of(legal_commands(state, seat))
+            hit = by_seat[seat] = SeatLegal.of(legal_commands(state, seat))
         return hit
+
+    def _at(self, version: int) -> dict[Seat, SeatLegal]:
+        """The lists kept for ``version``, after forgetting those of any other version."""
+        if version != self._version:
+            self._version = version
+            self._by_seat = {}
+        return self._by_seat
