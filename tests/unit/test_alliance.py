@@ -22,7 +22,7 @@ from frontier.engine import (
     legal_commands,
 )
 from frontier.engine.board import AUTUMN, WINTER, board
-from frontier.engine.factions import REGISTRY
+from frontier.engine.registry import REGISTRY
 from frontier.engine.hashing import state_hash
 from frontier.engine.model import Faction, Item, Team
 from frontier.engine.state import DroppedItem, State

@@ -9,6 +9,7 @@ stored in the state, so (config, commands) replays bit for bit.
 """
 
 from . import evolve as _evolve
+from . import roster  # noqa: F401 - registers every faction (see registry.py)
 from .config import MatchConfig, make_config
 from .decide import decide, execute, legal_commands, to_act
 from .errors import EngineError, GameOver, IllegalCommand, InvalidConfig, WrongSeat

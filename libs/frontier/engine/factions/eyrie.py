@@ -28,7 +28,7 @@ from ..card_effects import daylight_commands
 from ..cards import card, one_per_type
 from ..contraband import collect_commands, do_collect, do_seize, seize_commands
 from ..ctx import Ctx
-from ..evolve import CorruptEvent
+from ..errors import CorruptEvent
 from ..model import Command, CommandKind, Event, EventKind, Faction, Seat, Suit, Team, other_team
 from ..movement import do_move, move_commands
 from ..pieces import (
@@ -42,6 +42,7 @@ from ..pieces import (
     warriors,
 )
 from ..state import Battle, Decision, SeatSpec, State
+from ..turn import goto
 from .base import FactionRules
 
 # ----- constants (base Root §10, root_data.json factions.eyrie) ---------------------------
@@ -151,7 +152,7 @@ def roosts_on_map(state: State, seat: Seat) -> int:
     return ROOSTS - state.seats[seat].supply.get(ROOST, 0)
 
 
-# ----- hooks used by the shared modules (battle, crafting) ---------------------------------
+# ----- hooks of the shared rules (crafting, contraband, battle) ---------------------------------
 
 
 def crafted_item_vp(state: State, seat: Seat, printed_vp: int) -> int:
@@ -455,8 +456,6 @@ def after_decree(ctx: Ctx, seat: Seat) -> None:
 
 def turmoil(ctx: Ctx, seat: Seat) -> None:
     """Humiliate, purge, depose (the new leader is a decision), then rest: Evening at once."""
-    from ..turn import goto  # turn imports the faction registry
-
     ey = eyrie(ctx.state, seat)
     entries = [e for column in COLUMNS for e in ey.decree[column]]
     birds = sum(1 for e in entries if entry_suit(e) is Suit.BIRD)
@@ -647,4 +646,7 @@ RULES = FactionRules(
         EventKind.DECREE_CARD_SKIPPED: _noop,
         EventKind.TURMOIL: _noop,
     },
+    item_vp=crafted_item_vp,
+    attacker_extra_hits=attacker_extra_hits,
+    building_removed=despot_bonus,
 )
