@@ -59,7 +59,8 @@ class Orchestrator(Hosting):
     ) -> Accepted:
         hosted = await self.get(match_id)
         seat = self.seat_for(hosted, token)
-        async with hosted.lock:
+
+        async def work() -> Accepted:
             if command_id and command_id in hosted.command_ids:
                 first, last = hosted.command_ids[command_id]
                 return Accepted(
@@ -77,7 +78,9 @@ class Orchestrator(Hosting):
             check_not_taken_over(hosted, seat)
             cmd = resolve(hosted, seat, command, legal_id)
             numbered = await self.commits.commit(hosted, seat, cmd, command_id, referee.SEAT)
-        return Accepted(numbered, to_act(hosted.state), hosted.state.winner)
+            return Accepted(numbered, to_act(hosted.state), hosted.state.winner)
+
+        return await self.commits.serialized(hosted, work)
 
     # ----- bots and standing answers ---------------------------------------------------------
     def open_decision(self, hosted: HostedMatch, seat: Seat) -> str | None:

@@ -88,7 +88,8 @@ class Decisions:
         if to_act(hosted.state) is not seat:
             return f"decision {shown!r} is not waiting for seat {seat.value}"
         version = int(decision_id)
-        async with hosted.lock:
+
+        async def work() -> str:
             if hosted.state.version != version or to_act(hosted.state) is not seat:
                 return f"decision {shown!r} is closed"
             if automatic(hosted, seat) is not None:
@@ -100,7 +101,9 @@ class Decisions:
             await self.commits.commit(
                 hosted, seat, cmd, f"bot:{seat.value}:{decision_id}", referee.SEAT
             )
-        return ""
+            return ""
+
+        return await self.commits.serialized(hosted, work)
 
     def ensure_referee(self, hosted: HostedMatch) -> None:
         """Start the match's referee task if it has anything to do."""

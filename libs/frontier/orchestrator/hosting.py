@@ -46,6 +46,7 @@ class Hosting:
         snapshot_every: int,
         leases: Leases | None = None,
         finished_ttl_s: float = 300.0,
+        settle_wait_s: float = 5.0,
     ) -> None:
         self.bus = bus
         self.finished_ttl_s = finished_ttl_s
@@ -57,7 +58,7 @@ class Hosting:
         self.matches: dict[str, HostedMatch] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.draining = False
-        self.commits = CommitPath(bus, clients, snapshot_every, self._drop)
+        self.commits = CommitPath(bus, clients, snapshot_every, self._drop, settle_wait_s)
         self.decisions = Decisions(self.commits, self._is_hosted, lambda: self.draining)
 
     async def create_match(

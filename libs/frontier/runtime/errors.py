@@ -7,9 +7,33 @@ must give the same code whichever service noticed it.
 from __future__ import annotations
 
 import grpc
+import nats.errors
+import nats.js.errors
 
 from frontier.engine.errors import GameOver, IllegalCommand, InvalidConfig, WrongSeat
 from frontier.wire.convert import WireError
+
+# NATS failures after which nothing is known to have happened, or to have failed: no answer
+# in time (a stalled or unreachable server), a lost connection, nobody serving JetStream
+# yet.  A request is then answered UNAVAILABLE, and a publish is tried again until it is
+# settled (see orchestrator/commit.py).  A JetStream API error is a definite answer and is
+# not among them, except "service unavailable".
+NATS_UNREACHABLE: tuple[type[Exception], ...] = (
+    TimeoutError,  # nats.errors.TimeoutError and asyncio's
+    ConnectionError,
+    nats.errors.ConnectionClosedError,
+    nats.errors.ConnectionReconnectingError,
+    nats.errors.ConnectionDrainingError,
+    nats.errors.NoRespondersError,
+    nats.errors.NoServersError,
+    nats.errors.StaleConnectionError,
+    nats.errors.OutboundBufferLimitError,
+    nats.errors.FlushTimeoutError,
+    nats.js.errors.NoStreamResponseError,
+    nats.js.errors.ServiceUnavailableError,
+)
+
+NATS_RETRY = "NATS (the event store) did not answer in time; retry with the same command id"
 
 
 class ServiceError(Exception):
@@ -37,6 +61,8 @@ def status_for(exc: BaseException) -> tuple[grpc.StatusCode, str]:
         if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
             return grpc.StatusCode.UNAVAILABLE, f"a domain service is unavailable: {exc.details()}"
         return code, exc.details() or code.name
+    if isinstance(exc, NATS_UNREACHABLE):
+        return grpc.StatusCode.UNAVAILABLE, f"{NATS_RETRY} ({type(exc).__name__})"
     return grpc.StatusCode.INTERNAL, f"internal error: {type(exc).__name__}"
 
 
