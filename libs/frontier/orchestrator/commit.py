@@ -44,7 +44,7 @@ from frontier.engine.state import State
 from frontier.engine.turn import at_rest
 from frontier.runtime.bus import Bus, WriterConflict, turn_subject
 from frontier.runtime.errors import NATS_UNREACHABLE, ServiceError
-from frontier.runtime.snapshot import Snapshot, encode
+from frontier.runtime.snapshot import CommandResult, Snapshot, encode
 from frontier.runtime.telemetry import tracer
 from frontier.v1 import domain_pb2, events_pb2, types_pb2
 from frontier.wire.convert import command_to_proto, enum_to_proto, event_to_proto
@@ -153,7 +153,10 @@ class CommitPath:
         hosted.records[first] = (seat, record)
         hosted.clocks[seat] = clock_after
         if command_id:
-            hosted.command_ids[command_id] = (first, new_state.version)
+            after = to_act(new_state)
+            hosted.command_ids[(seat.value, command_id)] = CommandResult(
+                first, new_state.version, cmd.key(), after.value if after else "", new_state.winner
+            )
         hosted.since_snapshot += 1
         if hosted.since_snapshot >= self.snapshot_every or new_state.over:
             hosted.since_snapshot = 0

@@ -25,8 +25,8 @@ from frontier.engine.config import MatchConfig
 from frontier.engine.model import Command, Event
 from frontier.engine.state import State
 from frontier.runtime.matches import LoadedMatch
-from frontier.runtime.snapshot import SeatClock
-from frontier.v1 import events_pb2
+from frontier.runtime.snapshot import CommandKey, CommandResult, SeatClock
+from frontier.v1 import events_pb2, types_pb2
 
 from .legal_cache import LegalCache, SeatLegal
 from .referee import ClockConfig
@@ -43,7 +43,7 @@ class HostedMatch:
     state: State
     stream_seq: int
     seat_by_token_hash: dict[str, str]
-    command_ids: dict[str, tuple[int, int]]
+    command_ids: dict[CommandKey, CommandResult]  # (seat, command id) -> its first result
     # events kept in memory for WatchEvents and idempotent replies: seq -> event
     history: dict[int, Event] = field(default_factory=dict)
     history_start: int = 1  # the first seq held in ``history``
@@ -61,6 +61,9 @@ class HostedMatch:
     opened_unix_ms: int = field(default_factory=unix_ms)
     wake: asyncio.Event = field(default_factory=asyncio.Event)  # the referee's alarm
     sessions: dict[Seat, SessionListener] = field(default_factory=dict)  # bot streams
+    # each seat's latest accepted command id and result, so that its retry, the common
+    # one, is answered exactly as the first time (older ones: see Orchestrator._again)
+    latest: dict[Seat, tuple[str, Accepted]] = field(default_factory=dict)
     referee: asyncio.Task[None] | None = None
     legal_cache: LegalCache = field(default_factory=LegalCache)
 
@@ -120,9 +123,14 @@ class MatchSummary:
 
 @dataclass(frozen=True, slots=True)
 class Accepted:
+    """The result of an accepted command, as its seat was first told (a retry with the same
+    command id gets it again)."""
+
     events: list[tuple[int, Event]]  # (seq, event), unfiltered
     to_act: Seat | None
     winner: str
+    # the seat's next legal commands when it is still its turn after the command
+    next_legal: list[types_pb2.LegalCommand] = field(default_factory=list)
 
 
 class NotOwner(Exception):

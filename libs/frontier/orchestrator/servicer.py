@@ -188,15 +188,9 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         hosted = await self.core.get(request.match_id)
         viewer = self.core.viewer_for(hosted, request.seat_token)
         version = accepted.events[-1][0] if accepted.events else hosted.state.version
-        # the seat's next choices, if it is still its turn and nothing else happened since
-        next_legal = (
-            hosted.legal(viewer).wire()
-            if viewer is not None and accepted.to_act is viewer and hosted.state.version == version
-            else []
-        )
         return match_pb2.SubmitCommandResponse(
             version=version,
-            next_legal=next_legal,
+            next_legal=accepted.next_legal,
             events=[
                 events_pb2.EventEnvelope(
                     match_id=request.match_id,

@@ -66,5 +66,17 @@ def status_for(exc: BaseException) -> tuple[grpc.StatusCode, str]:
     return grpc.StatusCode.INTERNAL, f"internal error: {type(exc).__name__}"
 
 
+# How much of a client's value an error message repeats: enough to recognise it, never so
+# much that the message outgrows what a client accepts in a status (8 KB for some).
+ECHO_CHARS = 64
+
+
+def shown(value: str) -> str:
+    """``value`` quoted for an error message, cut to ECHO_CHARS characters with an ellipsis."""
+    if len(value) <= ECHO_CHARS:
+        return repr(value)
+    return repr(value[:ECHO_CHARS]) + "..."
+
+
 def not_found(match_id: str) -> ServiceError:
-    return ServiceError(grpc.StatusCode.NOT_FOUND, f"unknown match {match_id!r}")
+    return ServiceError(grpc.StatusCode.NOT_FOUND, f"unknown match {shown(match_id)}")
