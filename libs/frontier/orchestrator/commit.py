@@ -43,7 +43,7 @@ from frontier.engine.model import Command, Event, EventKind
 from frontier.engine.state import State
 from frontier.engine.turn import at_rest
 from frontier.runtime.bus import Bus, WriterConflict, turn_subject
-from frontier.runtime.errors import NATS_UNREACHABLE, ServiceError
+from frontier.runtime.errors import NATS_UNREACHABLE, ServiceError, shown
 from frontier.runtime.snapshot import CommandResult, Snapshot, encode
 from frontier.runtime.telemetry import tracer
 from frontier.v1 import domain_pb2, events_pb2, types_pb2
@@ -72,7 +72,7 @@ def resolve(hosted: HostedMatch, seat: Seat, command: Command | None, legal_id: 
             return found
         raise ServiceError(
             grpc.StatusCode.FAILED_PRECONDITION,
-            f"no legal command with id {legal_id!r} for seat {seat.value} now",
+            f"no legal command with id {shown(legal_id)} for seat {seat.value} now",
         )
     if command.seat is not seat:
         raise ServiceError(

@@ -76,6 +76,7 @@ async def run(
         ready,
         stop,
         on_drain=core.drain,
+        public=True,
     )
 
 
