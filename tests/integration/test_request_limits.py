@@ -15,8 +15,8 @@ from typing import Any
 import grpc
 import pytest
 
+from frontier.ops.stack import Stack
 from frontier.runtime.guard import MAX_ID_BYTES, MAX_REQUEST_BYTES
-from frontier.stack import Stack
 from frontier.v1 import bot_pb2, bot_pb2_grpc, match_pb2, match_pb2_grpc
 
 from .client import MIRROR, Match
