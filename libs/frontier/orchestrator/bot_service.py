@@ -184,7 +184,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             session.wake.clear()
             while session.outbox:
                 yield session.outbox.popleft()
-            if hosted.state.over:
+            if hosted.ended:  # played to its end, or abandoned (winner "")
                 state = hosted.state
                 yield bot_pb2.PlayResponse(
                     match_over=bot_pb2.MatchOver(

@@ -83,7 +83,13 @@ def resolve(hosted: HostedMatch, seat: Seat, command: Command | None, legal_id: 
 
 
 def check_not_taken_over(hosted: HostedMatch, seat: Seat) -> None:
-    """Refuse a seat's own command once the built-in bot plays it."""
+    """Refuse a seat's own command once the built-in bot plays it, or the match ended
+    abandoned."""
+    if hosted.abandoned:
+        raise ServiceError(
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "the match was abandoned (nobody acted in it for the server's idle timeout)",
+        )
     if hosted.clock_of(seat).taken_over:
         raise ServiceError(
             grpc.StatusCode.FAILED_PRECONDITION,
@@ -161,7 +167,7 @@ class CommitPath:
         if hosted.since_snapshot >= self.snapshot_every or new_state.over:
             hosted.since_snapshot = 0
             self._spawn(self._snapshot(hosted))
-        hosted.opened_at = time.monotonic()
+        hosted.opened_at = hosted.last_command = time.monotonic()
         hosted.opened_unix_ms = unix_ms()
         async with hosted.changed:
             hosted.changed.notify_all()
@@ -170,6 +176,19 @@ class CommitPath:
             session.on_commit(seat, cmd, record)
         await self._announce_turn(hosted, to_act(new_state))
         return numbered
+
+    async def abandon(self, hosted: HostedMatch, reason: str) -> None:
+        """End the match unplayed: one batch with ``abandoned`` set and no events (the
+        caller holds the match's lock).  Its bot streams get MatchOver with no winner."""
+        batch = events_pb2.EventBatch(match_id=hosted.match_id, abandoned=True)
+        hosted.stream_seq = await self._publish(hosted, batch)
+        hosted.abandoned = True
+        async with hosted.changed:
+            hosted.changed.notify_all()
+        hosted.wake.set()
+        for session in list(hosted.sessions.values()):
+            session.poke()
+        log.info("match %s: %s", hosted.match_id, reason)
 
     async def _publish(self, hosted: HostedMatch, batch: events_pb2.EventBatch) -> int:
         """Publish ``batch`` and settle its outcome: its stream sequence once it is in the
@@ -192,10 +211,10 @@ class CommitPath:
                 ) from None
             except NATS_UNREACHABLE as exc:
                 log.warning(
-                    "match %s: the outcome of publishing batch %d is unknown (%s); "
-                    "publishing it again in %.2fs",
+                    "match %s: the outcome of publishing the batch after version %d is "
+                    "unknown (%s); publishing it again in %.2fs",
                     hosted.match_id,
-                    batch.envelopes[0].seq,
+                    hosted.state.version,
                     type(exc).__name__,
                     delay,
                 )

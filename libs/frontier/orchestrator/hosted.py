@@ -26,7 +26,7 @@ from frontier.engine.model import Command, Event
 from frontier.engine.state import State
 from frontier.runtime.matches import LoadedMatch
 from frontier.runtime.snapshot import CommandKey, CommandResult, SeatClock
-from frontier.v1 import events_pb2, types_pb2
+from frontier.v1 import events_pb2, match_pb2, types_pb2
 
 from .legal_cache import LegalCache, SeatLegal
 from .referee import ClockConfig
@@ -66,6 +66,13 @@ class HostedMatch:
     latest: dict[Seat, tuple[str, Accepted]] = field(default_factory=dict)
     referee: asyncio.Task[None] | None = None
     legal_cache: LegalCache = field(default_factory=LegalCache)
+    abandoned: bool = False  # ended unplayed by the idle timeout (see Hosting.abandon_idle)
+    last_command: float = field(default_factory=time.monotonic)  # for the idle timeout
+
+    @property
+    def ended(self) -> bool:
+        """Played to its end, or abandoned: either way no command is taken any more."""
+        return self.state.over or self.abandoned
 
     def legal(self, seat: Seat) -> SeatLegal:
         """``seat``'s legal commands now (computed once per version, see legal_cache)."""
@@ -107,9 +114,10 @@ class MatchSummary:
     score_b: int
     winner: str
     version: int
+    status: int  # MatchStatus
 
     @classmethod
-    def of(cls, match_id: str, lineup: str, state: State) -> MatchSummary:
+    def of(cls, match_id: str, lineup: str, state: State, abandoned: bool) -> MatchSummary:
         return cls(
             match_id,
             lineup,
@@ -118,7 +126,17 @@ class MatchSummary:
             state.scores[Team.B],
             state.winner,
             state.version,
+            status_of(state, abandoned),
         )
+
+
+def status_of(state: State, abandoned: bool) -> int:
+    """A match's ``MatchStatus`` (match.proto)."""
+    if abandoned:
+        return match_pb2.MATCH_STATUS_ABANDONED
+    if state.over:
+        return match_pb2.MATCH_STATUS_FINISHED
+    return match_pb2.MATCH_STATUS_IN_PROGRESS
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,4 +185,5 @@ def hosted_from(match_id: str, loaded: LoadedMatch) -> HostedMatch:
         history_start=loaded.state.version + 1,
         clock=ClockConfig.from_record(loaded.clock),
         clocks={Seat(seat): clock for seat, clock in loaded.clocks.items()},
+        abandoned=loaded.abandoned,
     )

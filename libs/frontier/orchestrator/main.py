@@ -47,6 +47,8 @@ async def run(
         leases,
         settings.finished_ttl_s,
         settle_wait_s=settings.call_timeout_s,
+        idle_timeout_s=settings.idle_timeout_s,
+        max_matches=settings.max_matches,
     )
     peers = Peers(settings.call_timeout_s)
 

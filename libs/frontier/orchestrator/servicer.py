@@ -22,7 +22,7 @@ from frontier.wire.convert import (
 )
 
 from .core import Orchestrator
-from .hosted import HostedMatch, NotOwner
+from .hosted import HostedMatch, NotOwner, valid_id
 from .peers import FORWARDED, Peers, refuse_second_hop
 from .referee import ClockConfig, InvalidClock
 
@@ -128,6 +128,20 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     async def ListMatches(
         self, request: match_pb2.ListMatchesRequest, context: GrpcContext
     ) -> match_pb2.ListMatchesResponse:
+        if request.page_size < 0:
+            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "page_size must be >= 0")
+        if request.page_token and not valid_id(request.page_token):
+            raise ServiceError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "page_token is not one this server handed out (next_page_token)",
+            )
+        if request.status not in match_pb2.MatchStatus.values():
+            raise ServiceError(
+                grpc.StatusCode.INVALID_ARGUMENT, f"status {request.status} is not valid"
+            )
+        page, next_token = await self.core.summaries(
+            request.page_size, request.page_token, request.status
+        )
         return match_pb2.ListMatchesResponse(
             matches=[
                 match_pb2.MatchSummary(
@@ -138,9 +152,11 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
                     score_b=m.score_b,
                     winner=m.winner,
                     version=m.version,
+                    status=match_pb2.MatchStatus.ValueType(m.status),
                 )
-                for m in await self.core.summaries()
-            ]
+                for m in page
+            ],
+            next_page_token=next_token,
         )
 
     @grpc_errors

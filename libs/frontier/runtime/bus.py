@@ -131,9 +131,10 @@ class Bus:
         in the stream is this very batch; anything else there is another writer's."""
         first = batch.envelopes[0].seq if batch.envelopes else 0
         data = batch.SerializeToString()
+        position = "abandoned" if batch.abandoned else str(first)
         headers = inject_headers(
             {
-                "Nats-Msg-Id": f"{batch.match_id}:{first}",
+                "Nats-Msg-Id": f"{batch.match_id}:{position}",
                 "Nats-Expected-Last-Subject-Sequence": str(expected_last_seq),
             }
         )
@@ -151,7 +152,9 @@ class Bus:
         if ack.duplicate:
             landed = await self._next_on_subject(subject, expected_last_seq)
             if landed is None or landed[0] != ack.seq or landed[1] != data:
-                raise WriterConflict(f"message id {first} of {batch.match_id} holds another batch")
+                raise WriterConflict(
+                    f"message id {position} of {batch.match_id} holds another batch"
+                )
         return int(ack.seq)
 
     async def _next_on_subject(self, subject: str, after_seq: int) -> tuple[int, bytes] | None:
@@ -182,6 +185,14 @@ class Bus:
             batch = events_pb2.EventBatch.FromString(raw.data or b"")
             yield StoredBatch(int(raw.seq or 0), batch)
             seq = int(raw.seq or 0) + 1
+
+    async def last_write_unix_ms(self, match_id: str) -> int:
+        """When the match's last batch was stored (0: it has none)."""
+        try:
+            raw = await self.js.get_msg(self.stream, subject=events_subject(match_id))
+        except NotFoundError:
+            return 0
+        return int(raw.time.timestamp() * 1000) if raw.time else 0
 
     async def last_stream_seq(self, match_id: str) -> int:
         try:

@@ -34,6 +34,7 @@ class LoadedMatch:
     clock: dict[str, object] = field(default_factory=dict)
     # each seat's clock after its last recorded decision (snapshot, then the stream's tail)
     clocks: dict[str, SeatClock] = field(default_factory=dict)
+    abandoned: bool = False  # the stream ends with an abandoned batch (the idle timeout)
 
 
 def note_record(
@@ -85,6 +86,10 @@ async def load_match(bus: Bus, match_id: str, use_snapshot: bool = True) -> Load
         config, state, stream_seq, {str(k): str(v) for k, v in tokens.items()}, ids, clock, clocks
     )
     async for stored in bus.iter_batches(match_id, stream_seq):
+        if stored.batch.abandoned:
+            loaded.abandoned = True
+            loaded.stream_seq = stored.stream_seq
+            continue
         apply_batch(loaded.state, stored.batch)
         loaded.stream_seq = stored.stream_seq
         note_record(loaded.clocks, stored.batch)
