@@ -13,6 +13,7 @@ import pytest
 
 from frontier.engine import Seat
 from frontier.ops.stack import Stack
+from frontier.runtime.errors import reason_in
 from frontier.v1 import match_pb2, match_pb2_grpc
 
 from .client import MIRROR, Match
@@ -89,6 +90,7 @@ def test_reusing_an_id_for_another_command_is_refused_and_changes_nothing(
     with pytest.raises(grpc.RpcError) as refused:
         match_stub.SubmitCommand(_request(match, seat, "same", other[0]))
     assert refused.value.code() is grpc.StatusCode.ALREADY_EXISTS
+    assert reason_in(refused.value.trailing_metadata()) == "COMMAND_ID_REUSED"
     assert "command id 'same'" in (refused.value.details() or "")
     view = match_stub.GetView(match_pb2.GetViewRequest(match_id=match.match_id)).view
     assert view.version == first.version

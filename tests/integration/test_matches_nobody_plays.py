@@ -13,6 +13,7 @@ import grpc
 import pytest
 
 from frontier.ops.stack import Stack, StackConfig
+from frontier.runtime.errors import reason_in
 from frontier.v1 import match_pb2, match_pb2_grpc
 
 from .client import MIRROR, Match
@@ -57,6 +58,7 @@ def test_idle_matches_end_abandoned_and_free_their_place(idle_stack: Stack) -> N
             Match.create(stub, 4, MIRROR)
         assert full.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
         assert "FRONTIER_MAX_MATCHES" in (full.value.details() or "")
+        assert reason_in(full.value.trailing_metadata()) == "TOO_MANY_MATCHES"
         assert _status(stub, played.match_id) == match_pb2.MATCH_STATUS_IN_PROGRESS
         _wait_status(stub, played.match_id, match_pb2.MATCH_STATUS_ABANDONED)
         for other in others:
@@ -70,6 +72,7 @@ def test_idle_matches_end_abandoned_and_free_their_place(idle_stack: Stack) -> N
             played.step()
         assert refused.value.code() is grpc.StatusCode.FAILED_PRECONDITION
         assert "abandoned" in (refused.value.details() or "")
+        assert reason_in(refused.value.trailing_metadata()) == "MATCH_ABANDONED"
         assert Match.create(stub, 5, MIRROR).match_id
         # after a restart the match is still abandoned (read back from the stream)
         idle_stack.kill("orchestrator")

@@ -21,6 +21,7 @@ import grpc
 import pytest
 
 from frontier.ops.stack import Stack, StackConfig
+from frontier.runtime.errors import reason_in
 from frontier.v1 import match_pb2, match_pb2_grpc
 
 from .client import MIRROR, Match
@@ -40,13 +41,14 @@ def quick_stack(tmp_path: Path) -> Iterator[Stack]:
         yield running
 
 
-def _code(call: Callable[[], object]) -> tuple[grpc.StatusCode, str, float]:
+def _code(call: Callable[[], object]) -> tuple[grpc.StatusCode, str, float, str]:
     started = time.monotonic()
     try:
         call()
     except grpc.RpcError as exc:
-        return exc.code(), exc.details() or "", time.monotonic() - started
-    return grpc.StatusCode.OK, "", time.monotonic() - started
+        took = time.monotonic() - started
+        return exc.code(), exc.details() or "", took, reason_in(exc.trailing_metadata())
+    return grpc.StatusCode.OK, "", time.monotonic() - started, ""
 
 
 def test_nats_outage_answers_unavailable_and_the_retry_settles(quick_stack: Stack) -> None:
@@ -82,7 +84,8 @@ def test_nats_outage_answers_unavailable_and_the_retry_settles(quick_stack: Stac
                 answers = {name: f.result() for name, f in futures.items()}
         finally:
             os.kill(nats, signal.SIGCONT)
-        for name, (code, details, took) in answers.items():
+        for name, (code, details, took, reason) in answers.items():
+            assert reason in ("NATS_UNAVAILABLE", "NOT_SETTLED"), (name, reason)
             assert code is grpc.StatusCode.UNAVAILABLE, (name, code, details)
             assert "retry" in details, (name, details)
             assert took < 4 * CALL_TIMEOUT_S + 2, (name, took)

@@ -16,6 +16,7 @@ import grpc
 import pytest
 
 from frontier.ops.stack import Stack
+from frontier.runtime.errors import reason_in
 from frontier.runtime.guard import MAX_ID_BYTES, MAX_REQUEST_BYTES
 from frontier.v1 import bot_pb2, bot_pb2_grpc, match_pb2, match_pb2_grpc
 
@@ -47,6 +48,7 @@ def test_a_command_id_over_the_limit_is_refused_and_stores_nothing(
     error = _refused(lambda: match_stub.SubmitCommand(request))
     assert error.code() is grpc.StatusCode.INVALID_ARGUMENT
     assert "command_id is 129 bytes; at most 128 bytes" in (error.details() or "")
+    assert reason_in(error.trailing_metadata()) == "FIELD_TOO_LONG"
     assert asyncio.run(_batches(stack.config.nats_url, match.match_id)) == []
     request.command_id = "x" * MAX_ID_BYTES  # at the limit: accepted
     assert match_stub.SubmitCommand(request).version > 0
@@ -98,6 +100,7 @@ def test_undecodable_requests_answer_invalid_argument_and_log_one_line(stack: St
             error = _refused(lambda: raw(b"\xff\xff\xff\xff", timeout=5))
             assert error.code() is grpc.StatusCode.INVALID_ARGUMENT
             assert "does not decode" in (error.details() or "")
+            assert reason_in(error.trailing_metadata()) == "UNDECODABLE_REQUEST"
     logged = (log_file.read_text() if log_file.exists() else "")[len(before) :]
     assert logged.count("undecodable request") == 1
     assert "Traceback" not in logged

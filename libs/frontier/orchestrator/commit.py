@@ -73,6 +73,7 @@ def resolve(hosted: HostedMatch, seat: Seat, command: Command | None, legal_id: 
         raise ServiceError(
             grpc.StatusCode.FAILED_PRECONDITION,
             f"no legal command with id {shown(legal_id)} for seat {seat.value} now",
+            "UNKNOWN_LEGAL_ID",
         )
     if command.seat is not seat:
         raise ServiceError(
@@ -89,12 +90,14 @@ def check_not_taken_over(hosted: HostedMatch, seat: Seat) -> None:
         raise ServiceError(
             grpc.StatusCode.FAILED_PRECONDITION,
             "the match was abandoned (nobody acted in it for the server's idle timeout)",
+            "MATCH_ABANDONED",
         )
     if hosted.clock_of(seat).taken_over:
         raise ServiceError(
             grpc.StatusCode.FAILED_PRECONDITION,
             f"seat {seat.value} missed {hosted.clock.strike_limit} deadlines and is played "
             "by the built-in bot for the rest of the match",
+            "SEAT_TAKEN_OVER",
         )
 
 
@@ -208,6 +211,7 @@ class CommitPath:
                     "the match's event stream holds another command at this position (written "
                     "by another orchestrator that took the match over); the match is reloaded "
                     "from the stream: read its view and retry with the same command id",
+                    "WRITER_CONFLICT",
                 ) from None
             except NATS_UNREACHABLE as exc:
                 log.warning(
@@ -243,6 +247,7 @@ class CommitPath:
                 f"the command is not settled after {self.settle_wait_s:g}s (NATS or a domain "
                 "service is slow or unreachable); retry with the same command id: the retry "
                 "returns its result once it is settled",
+                "NOT_SETTLED",
             )
         return task.result()
 

@@ -71,6 +71,7 @@ class Orchestrator(Hosting):
                     grpc.StatusCode.ABORTED,
                     f"stale version: you expected {expected_version}, the match is at "
                     f"{state.version}",
+                    "STALE_VERSION",
                 )
             check_not_taken_over(hosted, seat)
             cmd = resolve(hosted, seat, command, legal_id)
@@ -101,6 +102,7 @@ class Orchestrator(Hosting):
                 grpc.StatusCode.ALREADY_EXISTS,
                 f"seat {seat.value} already used command id {shown(command_id)} for another "
                 f"command ({shown(done.command)}); a new command needs a new id",
+                "COMMAND_ID_REUSED",
             )
         latest = hosted.latest.get(seat)
         if latest is not None and latest[0] == command_id:

@@ -99,6 +99,7 @@ class Hosting:
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
                 f"this server hosts {playing} unfinished matches, its limit "
                 "(FRONTIER_MAX_MATCHES): try again once some have ended",
+                "TOO_MANY_MATCHES",
             )
         state = initial_state(config)
         match_id = uuid.uuid4().hex

@@ -13,7 +13,7 @@ from frontier.bots.standing import InvalidStandingAnswers, StandingPolicy, valid
 from frontier.engine import Seat
 from frontier.engine.view import event_for, view
 from frontier.runtime.domain import GrpcContext, grpc_errors
-from frontier.runtime.errors import ServiceError, status_for
+from frontier.runtime.errors import ServiceError, abort
 from frontier.v1 import events_pb2, match_pb2, match_pb2_grpc, types_pb2
 from frontier.wire.convert import (
     command_from_proto,
@@ -246,8 +246,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
                     decision=record,
                 )
         except Exception as exc:
-            code, message = status_for(exc)
-            await context.abort(code, message)
+            await abort(context, exc)
 
     @grpc_errors
     @routed

@@ -26,7 +26,7 @@ import grpc
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
-from .errors import ServiceError
+from .errors import ServiceError, abort
 
 log = logging.getLogger("frontier.guard")
 
@@ -85,7 +85,9 @@ def check_limits(message: Message, path: str = "") -> None:
 
 
 def _too_long(name: str, size: str, limit: str) -> ServiceError:
-    return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, f"{name} is {size}; at most {limit}")
+    return ServiceError(
+        grpc.StatusCode.INVALID_ARGUMENT, f"{name} is {size}; at most {limit}", "FIELD_TOO_LONG"
+    )
 
 
 class Undecodable:
@@ -153,6 +155,7 @@ class RequestGuard(grpc.aio.ServerInterceptor):
                 raise ServiceError(
                     grpc.StatusCode.INVALID_ARGUMENT,
                     f"the request does not decode as the message {method} takes",
+                    "UNDECODABLE_REQUEST",
                 )
             check_limits(request)
 
@@ -211,7 +214,7 @@ async def _admit_or_abort(
     try:
         admit(request)
     except ServiceError as exc:
-        await context.abort(exc.code, exc.message)
+        await abort(context, exc)
 
 
 async def _admitted(
