@@ -1,0 +1,264 @@
+"""The engine's per-reader view as a typed ``frontier.v1.View``.
+
+Why from the view dict and never from the state: ``frontier.engine.view.view(state, reader)``
+is the one place that decides what a reader may see (R4, R33).  Converting *its* output
+keeps secrecy in one place: whatever this module does, it can only show what the engine
+already chose to show that reader.  The JSON form of the same dict stays in ``View.json``
+as a debugging aid.
+
+A piece kind is a warrior, a building (``frontier.engine.pieces.BUILDINGS``) or else a token,
+so a new faction's tokens need no change here.  A view whose shape this module does not know
+(a missing key, a seat or suit name the wire has no value for) raises :class:`WireError`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from frontier.engine.model import Character, Faction, Item, Seat, Suit, Team
+from frontier.engine.pieces import BUILDINGS, WARRIOR
+from frontier.engine.view import SPECTATOR
+from frontier.v1 import types_pb2
+from frontier.wire.convert import WireError
+from frontier.wire.enums import (
+    character_number,
+    faction_number,
+    item_number,
+    seat_number,
+    suit_number,
+    team_number,
+)
+
+__all__ = ["view_to_proto"]
+
+
+def _seat(name: str) -> types_pb2.Seat.ValueType:
+    """A seat name ("A1") as its wire number; "" is SEAT_UNSPECIFIED."""
+    return seat_number(Seat(name) if name else None)
+
+
+def _team(name: str) -> types_pb2.Team.ValueType:
+    return team_number(Team(name) if name else None)
+
+
+def _counts(kinds: Mapping[str, int]) -> list[types_pb2.PieceCount]:
+    return [types_pb2.PieceCount(kind=k, count=n) for k, n in sorted(kinds.items()) if n]
+
+
+def _seat_pieces(seat: str, kinds: Mapping[str, int]) -> types_pb2.SeatPieces:
+    buildings = {k: n for k, n in kinds.items() if k in BUILDINGS}
+    tokens = {k: n for k, n in kinds.items() if k != WARRIOR and k not in BUILDINGS}
+    return types_pb2.SeatPieces(
+        seat=_seat(seat),
+        warriors=kinds.get(WARRIOR, 0),
+        buildings=_counts(buildings),
+        tokens=_counts(tokens),
+    )
+
+
+def _contraband(entry: Mapping[str, str]) -> types_pb2.Contraband:
+    return types_pb2.Contraband(
+        item=item_number(Item(entry["item"])),
+        team=_team(entry["team"]),
+        crafter=_seat(entry["crafter"]),
+    )
+
+
+def _clearing(
+    entry: Mapping[str, Any],
+    dropped: Iterable[Mapping[str, str]],
+    carried: Mapping[str, Iterable[Mapping[str, str]]],
+) -> types_pb2.ClearingView:
+    pieces: Mapping[str, Mapping[str, int]] = entry["pieces"]
+    return types_pb2.ClearingView(
+        id=entry["id"],
+        suit=suit_number(Suit(entry["suit"])),
+        pieces=[_seat_pieces(s, kinds) for s, kinds in _in_seat_order(pieces)],
+        pawns=[_seat(s) for s in entry["pawns"]],
+        ruin=entry["ruin_items"] > 0,
+        ruin_items=entry["ruin_items"],
+        ruin_explored=entry["ruin_explored"],
+        dropped=[_contraband(d) for d in dropped],
+        carried=[
+            types_pb2.CarriedContraband(carrier=_seat(s), items=[_contraband(d) for d in items])
+            for s, items in _in_seat_order(carried)
+        ],
+        ruler=_team(entry["ruler"]),
+        open_slots=entry["open_slots"],
+    )
+
+
+def _in_seat_order(per_seat: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    order = [s.value for s in Seat]
+    return sorted(per_seat.items(), key=lambda kv: order.index(kv[0]))
+
+
+def _vagabond(board: Mapping[str, Any]) -> types_pb2.VagabondBoard:
+    return types_pb2.VagabondBoard(
+        character=character_number(Character(board["character"])),
+        location=board["location"],
+        items=[
+            types_pb2.VagabondItem(
+                item=item_number(Item(it["item"])),
+                exhausted=it["exhausted"],
+                damaged=it["damaged"],
+                contraband=it["contraband"],
+                crafter=_seat(it["crafter"]),
+                on_track=it["on_track"],
+            )
+            for it in board["items"]
+        ],
+        item_load=board["item_load"],
+        item_limit=board["item_limit"],
+        relationships=[
+            types_pb2.Relationship(seat=_seat(s), level=level)
+            for s, level in _in_seat_order(board["relationships"])
+        ],
+        ruins_explored=board["ruins_explored"],
+        quests_completed=board["quests_completed"],
+        legendary=board["legendary"],
+    )
+
+
+def _eyrie(board: Mapping[str, Any]) -> types_pb2.EyrieBoard:
+    return types_pb2.EyrieBoard(
+        leader=board["leader"],
+        candidates=board["candidates"],
+        deposed=board["deposed"],
+        decree=[
+            types_pb2.DecreeColumn(column=column, cards=cards)
+            for column, cards in board["decree"].items()
+        ],
+    )
+
+
+def _alliance(board: Mapping[str, Any], private: Mapping[str, Any]) -> types_pb2.AllianceBoard:
+    return types_pb2.AllianceBoard(
+        supporters_count=board["supporters"],
+        supporters=private.get("supporters", ()),
+        officers=board["officers"],
+        bases_left=[suit_number(Suit(s)) for s in board["bases_left"]],
+        sympathy_placed=board["sympathy_placed"],
+    )
+
+
+def _seat_view(entry: Mapping[str, Any], data: Mapping[str, Any]) -> types_pb2.SeatView:
+    name: str = entry["seat"]
+    faction = Faction(entry["faction"])
+    hands: Mapping[str, list[str]] = data["hands"]
+    msg = types_pb2.SeatView(
+        seat=_seat(name),
+        team=_team(Seat(name).team.value),
+        faction=faction_number(faction),
+        character=character_number(Character(entry["character"]) if entry["character"] else None),
+        hand_count=entry["hand_count"],
+        hand_visible=name in hands,
+        hand=hands.get(name, ()),
+        play_area=entry["play_area"],
+        crafted_items=[item_number(Item(i)) for i in entry["crafted_items"]],
+        vp=entry["vp"],
+        supply=_counts(entry["supply"]),
+    )
+    board: Mapping[str, Any] = entry["faction_state"]
+    if faction is Faction.VAGABOND:
+        msg.vagabond.CopyFrom(_vagabond(board))
+    elif faction is Faction.EYRIE:
+        msg.eyrie.CopyFrom(_eyrie(board))
+    elif faction is Faction.ALLIANCE:
+        msg.alliance.CopyFrom(_alliance(board, data["private"].get(name, {})))
+    return msg
+
+
+def _decision(entry: Mapping[str, Any] | None) -> types_pb2.DecisionView | None:
+    if entry is None:
+        return None
+    return types_pb2.DecisionView(
+        seat=_seat(entry["seat"]),
+        kind=entry["kind"],
+        clearing=entry["clearing"],
+        target=entry["target"],
+        count=entry["count"],
+    )
+
+
+def _battle(entry: Mapping[str, Any] | None) -> types_pb2.BattleView | None:
+    if entry is None:
+        return None
+    return types_pb2.BattleView(
+        attacker=_seat(entry["attacker"]),
+        defender=_seat(entry["defender"]),
+        clearing=entry["clearing"],
+        stage=entry["stage"],
+        dice=entry["dice"],
+        ambush=entry["ambush"],
+        looting=entry["looting"],
+    )
+
+
+def view_to_proto(data: Mapping[str, Any]) -> types_pb2.View:
+    """``frontier.engine.view.view(state, reader)`` as a ``frontier.v1.View``.
+
+    Every typed field comes from ``data``, and ``json`` is ``data`` itself, so the two
+    always agree and neither can show more than the engine's view of that reader.
+    """
+    try:
+        return _view(data)
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, WireError):
+            raise
+        raise WireError(f"not an engine view: {exc!r}") from exc
+
+
+def _view(data: Mapping[str, Any]) -> types_pb2.View:
+    viewer: str = data["viewer"]
+    dropped: Mapping[str, list[Mapping[str, str]]] = data["dropped"]
+    carried: Mapping[str, Mapping[str, list[Mapping[str, str]]]] = data["carried"]
+    scores: Mapping[str, int] = data["scores"]
+    return types_pb2.View(
+        viewer=_seat(viewer if viewer != SPECTATOR else ""),
+        round=data["round"],
+        step=data["step"],
+        to_act=_seat(data["to_act"]),
+        score_a=scores["A"],
+        score_b=scores["B"],
+        version=data["version"],
+        winner=data["winner"],
+        json=json.dumps(data, sort_keys=True),
+        clearings=[
+            _clearing(c, dropped.get(c["id"], ()), carried.get(c["id"], {}))
+            for c in data["clearings"]
+        ],
+        seats=[_seat_view(s, data) for s in data["seats"]],
+        deck_count=data["deck_count"],
+        discard=data["discard"],
+        stock=[
+            types_pb2.MapStock(
+                map=name,
+                items=[
+                    types_pb2.ItemCount(item=item_number(Item(i)), count=n)
+                    for i, n in _in_item_order(items)
+                ],
+            )
+            for name, items in data["stock"].items()
+        ],
+        quests=data["quests"],
+        quest_deck_count=data["quest_deck_count"],
+        decision=_decision(data["decision"]),
+        battle=_battle(data["battle"]),
+        phase=data["phase"],
+        turn_seat=_seat(data["turn_seat"] if not data["winner"] else ""),
+        actions=data["actions"],
+        end_reason=data["end_reason"],
+        crate=[item_number(Item(i)) for i in data["crate"]],
+        known_hands=[
+            types_pb2.SeatCards(seat=_seat(s), cards=sorted(cards))
+            for s, cards in _in_seat_order(data["known_hands"])
+        ],
+    )
+
+
+def _in_item_order(items: Mapping[str, int]) -> list[tuple[str, int]]:
+    order = [i.value for i in Item]
+    return sorted(((i, n) for i, n in items.items() if n), key=lambda kv: order.index(kv[0]))
