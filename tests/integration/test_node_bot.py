@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
@@ -121,7 +120,6 @@ def test_node_bots_play_whole_matches(
     assert len(played) == len(match.tokens)  # every seat acted
 
 
-PLANNER_MATCHES = int(os.environ.get("FRONTIER_PLANNER_MATCHES", "100"))
 PLANNER_PARALLEL = 3  # matches at a time: each is two node processes and the stack's work
 
 
@@ -155,16 +153,20 @@ def _planner_match(
     return planner_team, winners.pop()
 
 
+@pytest.mark.timeout(3000)
+@pytest.mark.parametrize(
+    "matches", [20, pytest.param(100, marks=pytest.mark.slow, id="100-slow")], ids=str
+)
 def test_node_planner_beats_node_random_through_the_server(
-    node: str, stack: Stack, match_stub: match_pb2_grpc.MatchServiceStub
+    node: str, stack: Stack, match_stub: match_pb2_grpc.MatchServiceStub, matches: int
 ) -> None:
     """The planning policy (bots/node/planner.js: the typed view and GetGameData only) wins
-    at least 70% of PLANNER_MATCHES matches against the Node random bot, teams swapped every
-    other match.  FRONTIER_PLANNER_MATCHES=20 gives a quicker, rougher run."""
+    at least 70% of the matches against the Node random bot, teams swapped every other
+    match.  The default suite plays 20 matches; ``-m slow`` the 100 of the README figure."""
     address = stack.config.address("orchestrator")
     with ThreadPoolExecutor(PLANNER_PARALLEL) as pool:
         results = list(
-            pool.map(lambda n: _planner_match(node, address, match_stub, n), range(PLANNER_MATCHES))
+            pool.map(lambda n: _planner_match(node, address, match_stub, n), range(matches))
         )
     wins = sum(1 for team, winner in results if winner == team)
     print(f"node planner vs node random: {wins} / {len(results)} wins")
