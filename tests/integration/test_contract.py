@@ -17,7 +17,7 @@ from frontier.engine import Seat, initial_state, make_config
 from frontier.engine.lineup import R2_DEFAULT_LINEUP
 from frontier.engine.model import EventKind
 from frontier.engine.view import view
-from frontier.stack import Stack
+from frontier.ops.stack import Stack
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 from frontier.wire import command_from_proto, enum_from_proto, event_from_proto
 from frontier.wire.game_data import game_data
