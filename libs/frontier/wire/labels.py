@@ -13,6 +13,7 @@ Each command kind has one template; tests/unit/test_labels.py fails when a new k
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from frontier.engine.board import board
 from frontier.engine.cards import catalog
@@ -124,8 +125,14 @@ def _words(text: str) -> str:
     return text.replace("_", " ").replace("/", " ")
 
 
+@lru_cache(maxsize=1 << 16)
 def label(cmd: Command) -> str:
-    """The label of one command, e.g. ``Move 2 warriors Hill → Creek, paying Fox (fox)``."""
+    """The label of one command, e.g. ``Move 2 warriors Hill → Creek, paying Fox (fox)``.
+
+    Cached: a label depends on the command alone, and the same commands (a march between
+    two clearings, a card to craft) are offered again and again, in every match; the legal
+    lists of the hot path (``next_legal`` after each command) then cost a lookup each.
+    """
     template = TEMPLATES[cmd.kind]  # every kind has one: tests/unit/test_labels.py
     fee = f", paying {_cards(cmd.cards)}" if cmd.kind in _FEE_KINDS and cmd.cards else ""
     values = {

@@ -34,65 +34,81 @@ from frontier.wire.enums import (
 __all__ = ["view_to_proto"]
 
 
+# name -> wire number, built once: a view has hundreds of names and this is on the path of
+# every decision request ("" is *_UNSPECIFIED; an unknown name is a KeyError, a WireError)
+_SEATS: dict[str, types_pb2.Seat.ValueType] = {
+    "": seat_number(None),
+    **{s.value: seat_number(s) for s in Seat},
+}
+_TEAMS: dict[str, types_pb2.Team.ValueType] = {
+    "": team_number(None),
+    **{t.value: team_number(t) for t in Team},
+}
+_SUITS: dict[str, types_pb2.Suit.ValueType] = {s.value: suit_number(s) for s in Suit}
+_ITEMS: dict[str, types_pb2.Item.ValueType] = {i.value: item_number(i) for i in Item}
+_SEAT_ORDER: dict[str, int] = {s.value: n for n, s in enumerate(Seat)}
+_ITEM_ORDER: dict[str, int] = {i.value: n for n, i in enumerate(Item)}
+
+
 def _seat(name: str) -> types_pb2.Seat.ValueType:
     """A seat name ("A1") as its wire number; "" is SEAT_UNSPECIFIED."""
-    return seat_number(Seat(name) if name else None)
+    return _SEATS[name]
 
 
 def _team(name: str) -> types_pb2.Team.ValueType:
-    return team_number(Team(name) if name else None)
+    return _TEAMS[name]
 
 
 def _counts(kinds: Mapping[str, int]) -> list[types_pb2.PieceCount]:
     return [types_pb2.PieceCount(kind=k, count=n) for k, n in sorted(kinds.items()) if n]
 
 
-def _seat_pieces(seat: str, kinds: Mapping[str, int]) -> types_pb2.SeatPieces:
-    buildings = {k: n for k, n in kinds.items() if k in BUILDINGS}
-    tokens = {k: n for k, n in kinds.items() if k != WARRIOR and k not in BUILDINGS}
-    return types_pb2.SeatPieces(
-        seat=_seat(seat),
-        warriors=kinds.get(WARRIOR, 0),
-        buildings=_counts(buildings),
-        tokens=_counts(tokens),
-    )
+def _add_seat_pieces(out: types_pb2.SeatPieces, kinds: Mapping[str, int]) -> None:
+    # filled in place with add(): building nested messages and copying them into their
+    # parent costs twice as much, and a view has a hundred of these
+    for kind, n in sorted(kinds.items()):
+        if not n:
+            continue
+        if kind == WARRIOR:
+            out.warriors = n
+        elif kind in BUILDINGS:
+            out.buildings.add(kind=kind, count=n)
+        else:
+            out.tokens.add(kind=kind, count=n)
 
 
 def _contraband(entry: Mapping[str, str]) -> types_pb2.Contraband:
     return types_pb2.Contraband(
-        item=item_number(Item(entry["item"])),
+        item=_ITEMS[entry["item"]],
         team=_team(entry["team"]),
         crafter=_seat(entry["crafter"]),
     )
 
 
-def _clearing(
+def _add_clearing(
+    out: types_pb2.ClearingView,
     entry: Mapping[str, Any],
     dropped: Iterable[Mapping[str, str]],
     carried: Mapping[str, Iterable[Mapping[str, str]]],
-) -> types_pb2.ClearingView:
+) -> None:
     pieces: Mapping[str, Mapping[str, int]] = entry["pieces"]
-    return types_pb2.ClearingView(
-        id=entry["id"],
-        suit=suit_number(Suit(entry["suit"])),
-        pieces=[_seat_pieces(s, kinds) for s, kinds in _in_seat_order(pieces)],
-        pawns=[_seat(s) for s in entry["pawns"]],
-        ruin=entry["ruin_items"] > 0,
-        ruin_items=entry["ruin_items"],
-        ruin_explored=entry["ruin_explored"],
-        dropped=[_contraband(d) for d in dropped],
-        carried=[
-            types_pb2.CarriedContraband(carrier=_seat(s), items=[_contraband(d) for d in items])
-            for s, items in _in_seat_order(carried)
-        ],
-        ruler=_team(entry["ruler"]),
-        open_slots=entry["open_slots"],
-    )
+    out.id = entry["id"]
+    out.suit = _SUITS[entry["suit"]]
+    for seat, kinds in _in_seat_order(pieces):
+        _add_seat_pieces(out.pieces.add(seat=_seat(seat)), kinds)
+    out.pawns.extend(_seat(s) for s in entry["pawns"])
+    out.ruin = entry["ruin_items"] > 0
+    out.ruin_items = entry["ruin_items"]
+    out.ruin_explored = entry["ruin_explored"]
+    out.dropped.extend(_contraband(d) for d in dropped)
+    for seat, items in _in_seat_order(carried):
+        out.carried.add(carrier=_seat(seat)).items.extend(_contraband(d) for d in items)
+    out.ruler = _team(entry["ruler"])
+    out.open_slots = entry["open_slots"]
 
 
 def _in_seat_order(per_seat: Mapping[str, Any]) -> list[tuple[str, Any]]:
-    order = [s.value for s in Seat]
-    return sorted(per_seat.items(), key=lambda kv: order.index(kv[0]))
+    return sorted(per_seat.items(), key=lambda kv: _SEAT_ORDER[kv[0]])
 
 
 def _vagabond(board: Mapping[str, Any]) -> types_pb2.VagabondBoard:
@@ -101,7 +117,7 @@ def _vagabond(board: Mapping[str, Any]) -> types_pb2.VagabondBoard:
         location=board["location"],
         items=[
             types_pb2.VagabondItem(
-                item=item_number(Item(it["item"])),
+                item=_ITEMS[it["item"]],
                 exhausted=it["exhausted"],
                 damaged=it["damaged"],
                 contraband=it["contraband"],
@@ -139,7 +155,7 @@ def _alliance(board: Mapping[str, Any], private: Mapping[str, Any]) -> types_pb2
         supporters_count=board["supporters"],
         supporters=private.get("supporters", ()),
         officers=board["officers"],
-        bases_left=[suit_number(Suit(s)) for s in board["bases_left"]],
+        bases_left=[_SUITS[s] for s in board["bases_left"]],
         sympathy_placed=board["sympathy_placed"],
     )
 
@@ -150,14 +166,14 @@ def _seat_view(entry: Mapping[str, Any], data: Mapping[str, Any]) -> types_pb2.S
     hands: Mapping[str, list[str]] = data["hands"]
     msg = types_pb2.SeatView(
         seat=_seat(name),
-        team=_team(Seat(name).team.value),
+        team=_team(name[:1]),
         faction=faction_number(faction),
         character=character_number(Character(entry["character"]) if entry["character"] else None),
         hand_count=entry["hand_count"],
         hand_visible=name in hands,
         hand=hands.get(name, ()),
         play_area=entry["play_area"],
-        crafted_items=[item_number(Item(i)) for i in entry["crafted_items"]],
+        crafted_items=[_ITEMS[i] for i in entry["crafted_items"]],
         vp=entry["vp"],
         supply=_counts(entry["supply"]),
     )
@@ -216,7 +232,7 @@ def _view(data: Mapping[str, Any]) -> types_pb2.View:
     dropped: Mapping[str, list[Mapping[str, str]]] = data["dropped"]
     carried: Mapping[str, Mapping[str, list[Mapping[str, str]]]] = data["carried"]
     scores: Mapping[str, int] = data["scores"]
-    return types_pb2.View(
+    msg = types_pb2.View(
         viewer=_seat(viewer if viewer != SPECTATOR else ""),
         round=data["round"],
         step=data["step"],
@@ -226,10 +242,6 @@ def _view(data: Mapping[str, Any]) -> types_pb2.View:
         version=data["version"],
         winner=data["winner"],
         json=json.dumps(data, sort_keys=True),
-        clearings=[
-            _clearing(c, dropped.get(c["id"], ()), carried.get(c["id"], {}))
-            for c in data["clearings"]
-        ],
         seats=[_seat_view(s, data) for s in data["seats"]],
         deck_count=data["deck_count"],
         discard=data["discard"],
@@ -237,8 +249,7 @@ def _view(data: Mapping[str, Any]) -> types_pb2.View:
             types_pb2.MapStock(
                 map=name,
                 items=[
-                    types_pb2.ItemCount(item=item_number(Item(i)), count=n)
-                    for i, n in _in_item_order(items)
+                    types_pb2.ItemCount(item=_ITEMS[i], count=n) for i, n in _in_item_order(items)
                 ],
             )
             for name, items in data["stock"].items()
@@ -251,14 +262,16 @@ def _view(data: Mapping[str, Any]) -> types_pb2.View:
         turn_seat=_seat(data["turn_seat"] if not data["winner"] else ""),
         actions=data["actions"],
         end_reason=data["end_reason"],
-        crate=[item_number(Item(i)) for i in data["crate"]],
+        crate=[_ITEMS[i] for i in data["crate"]],
         known_hands=[
             types_pb2.SeatCards(seat=_seat(s), cards=sorted(cards))
             for s, cards in _in_seat_order(data["known_hands"])
         ],
     )
+    for c in data["clearings"]:
+        _add_clearing(msg.clearings.add(), c, dropped.get(c["id"], ()), carried.get(c["id"], {}))
+    return msg
 
 
 def _in_item_order(items: Mapping[str, int]) -> list[tuple[str, int]]:
-    order = [i.value for i in Item]
-    return sorted(((i, n) for i, n in items.items() if n), key=lambda kv: order.index(kv[0]))
+    return sorted(((i, n) for i, n in items.items() if n), key=lambda kv: _ITEM_ORDER[kv[0]])
