@@ -21,7 +21,7 @@ NODE_STAMP  := $(NODE_BOT)/node_modules/.installed.stamp
 
 PYTEST_ARGS ?=
 
-.PHONY: help venv proto node-bot run test lint bench constraints clean \
+.PHONY: help venv proto proto-baseline node-bot run test lint bench constraints clean \
 	images image-base image-nats image-frontier docker-check
 
 help: ## List the targets
@@ -81,12 +81,19 @@ run: venv proto ## Start NATS + all services, play one bot match through MatchSe
 test: venv proto node-bot ## Run the test suite (extra args: make test PYTEST_ARGS='-k wire')
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-lint: venv proto ## ruff (check + format), mypy --strict, import-linter (the layers), buf lint
+lint: venv proto ## ruff (check + format), mypy --strict, import-linter (the layers), buf lint + breaking
 	$(BIN)/ruff check libs services tests bench setup.py
 	$(BIN)/ruff format --check libs services tests bench setup.py
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	cd $(PROTO_ROOT) && $(abspath $(BIN))/buf lint
+	cd $(PROTO_ROOT) && $(abspath $(BIN))/buf breaking --against buf.v1.binpb
+
+# The frozen v1 contract (proto/buf.v1.binpb) that `make lint` checks against.  Within v1
+# only additive changes: rebuild it only when a release adds to the contract.
+proto-baseline: venv ## Re-freeze the v1 contract baseline (after an additive change only)
+	cd $(PROTO_ROOT) && $(abspath $(BIN))/buf breaking --against buf.v1.binpb
+	cd $(PROTO_ROOT) && $(abspath $(BIN))/buf build -o buf.v1.binpb
 
 bench: venv proto ## Benchmark the rules engine
 	$(BIN)/frontier bench engine

@@ -110,7 +110,12 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 return
             seat = self.core.seat_for(hosted, hello.seat_token)
         except TimeoutError:
-            await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "no Hello within 10 s")
+            await abort(
+                context,
+                ServiceError(
+                    grpc.StatusCode.DEADLINE_EXCEEDED, "no Hello within 10 s", "HELLO_TIMEOUT"
+                ),
+            )
         except Exception as exc:
             await abort(context, exc)
         session = _Session(seat, hosted.clock.strike_limit)
@@ -126,7 +131,9 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             async for reply in self._write(hosted, session):
                 yield reply
             if session.closed:
-                await context.abort(session.closed_code, session.closed)
+                replaced = session.closed_code is grpc.StatusCode.ABORTED
+                reason = "STREAM_REPLACED" if replaced else ""
+                await abort(context, ServiceError(session.closed_code, session.closed, reason))
         finally:
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

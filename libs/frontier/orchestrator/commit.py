@@ -79,6 +79,7 @@ def resolve(hosted: HostedMatch, seat: Seat, command: Command | None, legal_id: 
         raise ServiceError(
             grpc.StatusCode.PERMISSION_DENIED,
             f"the token acts for seat {seat.value}, not {command.seat.value}",
+            "WRONG_SEAT",
         )
     return command
 

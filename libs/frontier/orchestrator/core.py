@@ -29,24 +29,39 @@ from . import history, referee
 from .commit import check_not_taken_over, resolve
 from .decisions import open_decision
 from .hosted import Accepted, HostedMatch
-from .hosting import Hosting
+from .seating import Seating
 
 
-class Orchestrator(Hosting):
+class Orchestrator(Seating):
     """The operations of MatchService and BotService on the hosted matches."""
 
     def seat_for(self, hosted: HostedMatch, token: str) -> Seat:
         if not token:
-            raise ServiceError(grpc.StatusCode.UNAUTHENTICATED, "a seat token is required")
+            raise ServiceError(
+                grpc.StatusCode.UNAUTHENTICATED, "a seat token is required", "TOKEN_REQUIRED"
+            )
         seat = hosted.seat_by_token_hash.get(token_hash(token))
+        if seat is None and self.is_host(hosted, token):
+            raise ServiceError(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "the host token acts for no seat (it manages the match and sees what a "
+                "spectator sees)",
+                "HOST_CANNOT_ACT",
+            )
         if seat is None:
             raise ServiceError(
-                grpc.StatusCode.PERMISSION_DENIED, "this token acts for no seat of this match"
+                grpc.StatusCode.PERMISSION_DENIED,
+                "this token acts for no seat of this match",
+                "UNKNOWN_TOKEN",
             )
         return Seat(seat)
 
     def viewer_for(self, hosted: HostedMatch, token: str) -> Seat | None:
-        return self.seat_for(hosted, token) if token else None
+        """The seat whose view ``token`` reads: None (the spectator) for no token and for
+        the host token."""
+        if not token or self.is_host(hosted, token):
+            return None
+        return self.seat_for(hosted, token)
 
     # ----- commands --------------------------------------------------------------------------
     async def submit(

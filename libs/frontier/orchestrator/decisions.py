@@ -44,7 +44,7 @@ _KIND = {
 
 def automatic(hosted: HostedMatch, seat: Seat) -> AnsweredBy | None:
     """Who answers ``seat``'s open decision without waiting for its client, if anyone."""
-    if hosted.clock_of(seat).taken_over:
+    if hosted.clock_of(seat).taken_over or seat.value in hosted.seats.bots:
         return referee.BUILT_IN_BOT
     state = hosted.state
     pending = state.decisions[0] if state.decisions else None
@@ -117,6 +117,7 @@ class Decisions:
             hosted.clock.enabled
             or any(hosted.standing.values())
             or any(c.taken_over for c in hosted.clocks.values())
+            or bool(hosted.seats.bots)
         )
         if needed:
             hosted.referee = asyncio.ensure_future(self._referee(hosted))
@@ -181,5 +182,6 @@ class Decisions:
                 # a fresh bot per decision, seeded by match, seat and version: a retried
                 # answer is the same command, and nothing depends on bot state in memory
                 seed = int(hosted.match_id[:15], 16) + 7919 * version + list(Seat).index(seat)
-                cmd = make_bot(hosted.clock.takeover_bot, seed).choose(state, seat, legal)
+                name = hosted.seats.bots.get(seat.value, hosted.clock.takeover_bot)
+                cmd = make_bot(name, seed).choose(state, seat, legal)
             await self.commits.commit(hosted, seat, cmd, f"{_KIND[by]}:{seat.value}:{version}", by)

@@ -25,8 +25,10 @@ from frontier.engine.config import MatchConfig
 from frontier.engine.model import Command, Event
 from frontier.engine.state import State
 from frontier.runtime.matches import LoadedMatch
+from frontier.runtime.seats import STATUS_BOT, STATUS_OPEN, SeatArrangement
 from frontier.runtime.snapshot import CommandKey, CommandResult, SeatClock
 from frontier.v1 import events_pb2, match_pb2, types_pb2
+from frontier.wire.convert import enum_to_proto
 
 from .legal_cache import LegalCache, SeatLegal
 from .referee import ClockConfig
@@ -68,6 +70,8 @@ class HostedMatch:
     legal_cache: LegalCache = field(default_factory=LegalCache)
     abandoned: bool = False  # ended unplayed by the idle timeout (see Hosting.abandon_idle)
     last_command: float = field(default_factory=time.monotonic)  # for the idle timeout
+    seats: SeatArrangement = field(default_factory=SeatArrangement)  # open and bot seats
+    seed_fixed: bool = True
 
     @property
     def ended(self) -> bool:
@@ -115,9 +119,19 @@ class MatchSummary:
     winner: str
     version: int
     status: int  # MatchStatus
+    seats: list[match_pb2.SeatStatusEntry]
+    seed_fixed: bool
 
     @classmethod
-    def of(cls, match_id: str, lineup: str, state: State, abandoned: bool) -> MatchSummary:
+    def of(
+        cls,
+        match_id: str,
+        lineup: str,
+        state: State,
+        abandoned: bool,
+        seats: SeatArrangement,
+        seed_fixed: bool,
+    ) -> MatchSummary:
         return cls(
             match_id,
             lineup,
@@ -127,7 +141,32 @@ class MatchSummary:
             state.winner,
             state.version,
             status_of(state, abandoned),
+            seat_statuses(state.order, seats),
+            seed_fixed,
         )
+
+
+_SEAT_STATUS = {
+    STATUS_OPEN: match_pb2.SEAT_STATUS_OPEN,
+    STATUS_BOT: match_pb2.SEAT_STATUS_BOT,
+}
+
+
+def seat_statuses(
+    order: tuple[Seat, ...], seats: SeatArrangement
+) -> list[match_pb2.SeatStatusEntry]:
+    """Each filled seat's ``SeatStatusEntry`` (match.proto), in turn order."""
+    out = []
+    for seat in order:
+        status, bot = seats.status(seat.value)
+        out.append(
+            match_pb2.SeatStatusEntry(
+                seat=types_pb2.Seat.ValueType(enum_to_proto(seat)),
+                status=_SEAT_STATUS.get(status, match_pb2.SEAT_STATUS_TAKEN),
+                bot=bot,
+            )
+        )
+    return out
 
 
 def status_of(state: State, abandoned: bool) -> int:
@@ -186,4 +225,6 @@ def hosted_from(match_id: str, loaded: LoadedMatch) -> HostedMatch:
         clock=ClockConfig.from_record(loaded.clock),
         clocks={Seat(seat): clock for seat, clock in loaded.clocks.items()},
         abandoned=loaded.abandoned,
+        seats=loaded.seats,
+        seed_fixed=loaded.seed_fixed,
     )

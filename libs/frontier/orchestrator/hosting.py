@@ -18,6 +18,8 @@ import logging
 import secrets
 import time
 import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 import grpc
 
@@ -25,6 +27,7 @@ from frontier.engine import Seat, initial_state, make_config
 from frontier.runtime.bus import Bus
 from frontier.runtime.errors import ServiceError, not_found
 from frontier.runtime.matches import load_match, token_hash
+from frontier.runtime.seats import SEAT_BOT, SEAT_HELD, SEAT_OPEN, SeatArrangement
 
 from .clients import DomainClients
 from .commit import CommitPath
@@ -45,6 +48,16 @@ log = logging.getLogger("frontier.orchestrator")
 
 PAGE_SIZE = 100  # ListMatches without a page size
 MAX_PAGE_SIZE = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedMatch:
+    """What CreateMatch hands out, each secret exactly once (only hashes are kept)."""
+
+    match_id: str
+    tokens: dict[Seat, str]  # held seats
+    invites: dict[Seat, str]  # open seats
+    host_token: str
 
 
 class Hosting:
@@ -83,8 +96,12 @@ class Hosting:
         team_hands_visible: bool,
         max_rounds: int,
         clock: ClockConfig | None = None,
-    ) -> tuple[str, dict[Seat, str]]:
+        setup: Mapping[Seat, tuple[str, str]] | None = None,
+    ) -> CreatedMatch:
+        """A new match; ``setup`` says, per seat, ``(mode, bot)`` with mode ``held``
+        (also every seat not in it), ``open`` or ``bot`` (see :mod:`frontier.runtime.seats`)."""
         clock = clock or ClockConfig()
+        setup = setup or {}
         values: dict[str, object] = {
             "seed": seed or secrets.randbelow(2**62) + 1,
             "team_hands_visible": team_hands_visible,
@@ -102,14 +119,30 @@ class Hosting:
                 "TOO_MANY_MATCHES",
             )
         state = initial_state(config)
+        for seat in setup:
+            if seat not in state.order:
+                raise ServiceError(
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                    f"seat_setup names seat {seat.value}, which the lineup leaves empty",
+                    "MALFORMED",
+                )
         match_id = uuid.uuid4().hex
-        tokens = {seat: secrets.token_urlsafe(24) for seat in state.order}
+        mode = {seat: setup.get(seat, (SEAT_HELD, ""))[0] for seat in state.order}
+        tokens = {s: secrets.token_urlsafe(24) for s in state.order if mode[s] == SEAT_HELD}
+        invites = {s: secrets.token_urlsafe(24) for s in state.order if mode[s] == SEAT_OPEN}
+        host_token = secrets.token_urlsafe(24)
+        seats = SeatArrangement(
+            invites={token_hash(c): s.value for s, c in invites.items()},
+            bots={s.value: setup[s][1] for s in state.order if mode[s] == SEAT_BOT},
+            host_hash=token_hash(host_token),
+        )
         seat_by_hash = {token_hash(t): seat.value for seat, t in tokens.items()}
         record = {
             "config": config.model_dump(),
             "tokens": seat_by_hash,
             "clock": clock.as_record(),
             "seed_fixed": bool(seed),  # GetMatchInfo: the creator may know the deal
+            **seats.as_record(),
         }
         await self.bus.put_match(match_id, record)
         if self.leases is not None:
@@ -122,11 +155,13 @@ class Hosting:
             seat_by_token_hash=dict(seat_by_hash),
             command_ids={},
             clock=clock,
+            seats=seats,
+            seed_fixed=bool(seed),
         )
         self.matches[match_id] = hosted
         self.decisions.ensure_referee(hosted)
         await self.bus.lobby({"event": "created", "match_id": match_id, "lineup": config.lineup})
-        return match_id, tokens
+        return CreatedMatch(match_id, tokens, invites, host_token)
 
     async def get(self, match_id: str) -> HostedMatch:
         hosted = self.matches.get(match_id)
@@ -267,14 +302,24 @@ class Hosting:
             hosted = self.matches.get(match_id)
             if hosted is not None:
                 summary = MatchSummary.of(
-                    match_id, hosted.config.lineup, hosted.state, hosted.abandoned
+                    match_id,
+                    hosted.config.lineup,
+                    hosted.state,
+                    hosted.abandoned,
+                    hosted.seats,
+                    hosted.seed_fixed,
                 )
             else:
                 loaded = await load_match(self.bus, match_id)
                 if loaded is None:
                     continue
                 summary = MatchSummary.of(
-                    match_id, loaded.config.lineup, loaded.state, loaded.abandoned
+                    match_id,
+                    loaded.config.lineup,
+                    loaded.state,
+                    loaded.abandoned,
+                    loaded.seats,
+                    loaded.seed_fixed,
                 )
             if not status or summary.status == status:
                 out.append(summary)
@@ -290,9 +335,10 @@ class Hosting:
                 continue
             try:
                 if match_id not in with_standing:
-                    record = await self.bus.get_match(match_id)
-                    clock = record.get("clock") if record else None
-                    if not isinstance(clock, dict) or not ClockConfig.from_record(clock).enabled:
+                    record = await self.bus.get_match(match_id) or {}
+                    clock = record.get("clock")
+                    clocked = isinstance(clock, dict) and ClockConfig.from_record(clock).enabled
+                    if not clocked and not record.get("bots"):
                         continue
                 await self.get(match_id)
             except NotOwner:

@@ -19,10 +19,6 @@ from frontier.wire.view import view_to_proto
 from .core import Orchestrator
 from .hosted import HostedMatch
 
-# A match recorded before ``seed_fixed`` was kept may have had its seed chosen by the
-# creator: it is reported as fixed, the answer that never claims a fairness it cannot show.
-SEED_FIXED_UNKNOWN = True
-
 
 def game_data_response() -> match_pb2.GetGameDataResponse:
     return match_pb2.GetGameDataResponse(data=game_data())
@@ -31,13 +27,12 @@ def game_data_response() -> match_pb2.GetGameDataResponse:
 async def match_info_response(
     core: Orchestrator, hosted: HostedMatch, viewer: Seat | None
 ) -> match_pb2.GetMatchInfoResponse:
-    record = await core.bus.get_match(hosted.match_id) or {}
     clock = hosted.clock
     info = match_info(
         hosted.match_id,
         hosted.config,
         hosted.state.suits,
-        seed_fixed=bool(record.get("seed_fixed", SEED_FIXED_UNKNOWN)),
+        seed_fixed=hosted.seed_fixed,
         clock=game_data_pb2.MatchInfo(
             decision_budget_ms=clock.budget_ms,
             reserve_ms=clock.reserve_ms,
@@ -48,4 +43,5 @@ async def match_info_response(
     # the setup is a pure function of the config: rebuilt, never kept, and viewed like any
     # other state, so the opening deal shows the caller exactly what GetView showed then
     initial = view_to_proto(view(initial_state(hosted.config), viewer))
+    initial.seed_fixed = hosted.seed_fixed
     return match_pb2.GetMatchInfoResponse(info=info, initial_view=initial)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any, TypeVar
 
 import grpc
@@ -13,19 +13,24 @@ from frontier.engine import Seat
 from frontier.engine.view import event_for, view
 from frontier.runtime.domain import GrpcContext, grpc_errors
 from frontier.runtime.errors import ServiceError, abort
+from frontier.runtime.seats import SEAT_BOT, SEAT_HELD, SEAT_OPEN
 from frontier.v1 import events_pb2, match_pb2, match_pb2_grpc, types_pb2
 from frontier.wire.convert import (
+    WireError,
     command_from_proto,
+    enum_from_proto,
     enum_to_proto,
     event_to_proto,
 )
 from frontier.wire.view import view_to_proto
 
 from .core import Orchestrator
-from .hosted import HostedMatch, NotOwner, valid_id
+from .hosted import HostedMatch, NotOwner, seat_statuses, valid_id
 from .match_info import game_data_response, match_info_response
 from .peers import FORWARDED, Peers, refuse_second_hop
 from .referee import ClockConfig, InvalidClock
+from .seating import bot_name
+from .turns import watch_turns
 
 _POLICY_PREFIX = "STANDING_POLICY_"
 
@@ -35,6 +40,54 @@ R = TypeVar("R")
 
 def _seat_proto(seat: Seat | None) -> types_pb2.Seat.ValueType:
     return types_pb2.Seat.ValueType(enum_to_proto(seat) if seat is not None else 0)
+
+
+def _seat_from_proto(number: int) -> Seat:
+    try:
+        return enum_from_proto(Seat, number)
+    except WireError:
+        raise ServiceError(
+            grpc.StatusCode.INVALID_ARGUMENT, f"seat {number} is not a seat", "MALFORMED"
+        ) from None
+
+
+_SEAT_MODES = {
+    match_pb2.SEAT_MODE_UNSPECIFIED: SEAT_HELD,
+    match_pb2.SEAT_MODE_HELD: SEAT_HELD,
+    match_pb2.SEAT_MODE_OPEN: SEAT_OPEN,
+    match_pb2.SEAT_MODE_BOT: SEAT_BOT,
+}
+
+
+def seat_setup_from_proto(
+    entries: Iterable[match_pb2.SeatSetup],
+) -> dict[Seat, tuple[str, str]]:
+    """CreateMatchRequest.seat_setup as seat -> (mode, bot); INVALID_ARGUMENT (MALFORMED)
+    for an unknown seat or mode, a seat listed twice, or a bot name where none belongs."""
+    out: dict[Seat, tuple[str, str]] = {}
+    for entry in entries:
+        seat = _seat_from_proto(entry.seat)
+        mode = _SEAT_MODES.get(entry.mode)
+        if mode is None:
+            raise ServiceError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"seat mode {entry.mode} is not valid",
+                "MALFORMED",
+            )
+        if seat in out:
+            raise ServiceError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"seat_setup lists seat {seat.value} twice",
+                "MALFORMED",
+            )
+        if mode != SEAT_BOT and entry.bot:
+            raise ServiceError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"seat {seat.value}: a bot name is only for SEAT_MODE_BOT",
+                "MALFORMED",
+            )
+        out[seat] = (mode, bot_name(entry.bot) if mode == SEAT_BOT else "")
+    return out
 
 
 def _require_match_id(match_id: str) -> None:
@@ -70,7 +123,9 @@ def _answers_message(answers: dict[str, StandingPolicy]) -> list[match_pb2.Stand
 
 
 def view_message(hosted: HostedMatch, viewer: Seat | None) -> types_pb2.View:
-    return view_to_proto(view(hosted.state, viewer))
+    message = view_to_proto(view(hosted.state, viewer))
+    message.seed_fixed = hosted.seed_fixed
+    return message
 
 
 def routed(method: Callable[..., Awaitable[R]]) -> Callable[..., Awaitable[R]]:
@@ -105,13 +160,58 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             )
         except InvalidClock as exc:
             raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
-        match_id, tokens = await self.core.create_match(
-            cfg.seed, cfg.lineup, cfg.team_hands_visible, cfg.max_rounds, clock
+        created = await self.core.create_match(
+            cfg.seed,
+            cfg.lineup,
+            cfg.team_hands_visible,
+            cfg.max_rounds,
+            clock,
+            seat_setup_from_proto(request.seat_setup),
         )
         return match_pb2.CreateMatchResponse(
-            match_id=match_id,
-            seats=[match_pb2.SeatToken(seat=_seat_proto(s), token=t) for s, t in tokens.items()],
+            match_id=created.match_id,
+            seats=[
+                match_pb2.SeatToken(seat=_seat_proto(s), token=t) for s, t in created.tokens.items()
+            ],
+            invites=[
+                match_pb2.SeatInvite(seat=_seat_proto(s), invite_code=c)
+                for s, c in created.invites.items()
+            ],
+            host_token=created.host_token,
         )
+
+    @grpc_errors
+    @routed
+    async def ClaimSeat(
+        self, request: match_pb2.ClaimSeatRequest, context: GrpcContext
+    ) -> match_pb2.ClaimSeatResponse:
+        _require_match_id(request.match_id)
+        seat, token = await self.core.claim_seat(request.match_id, request.invite_code)
+        return match_pb2.ClaimSeatResponse(
+            seat=match_pb2.SeatToken(seat=_seat_proto(seat), token=token)
+        )
+
+    @grpc_errors
+    @routed
+    async def AssignSeatBot(
+        self, request: match_pb2.AssignSeatBotRequest, context: GrpcContext
+    ) -> match_pb2.AssignSeatBotResponse:
+        _require_match_id(request.match_id)
+        seat = _seat_from_proto(request.seat)
+        await self.core.assign_bot(request.match_id, request.host_token, seat, request.bot)
+        hosted = await self.core.get(request.match_id)
+        return match_pb2.AssignSeatBotResponse(
+            seats=seat_statuses(hosted.state.order, hosted.seats)
+        )
+
+    @grpc_errors
+    @routed
+    async def AbandonMatch(
+        self, request: match_pb2.AbandonMatchRequest, context: GrpcContext
+    ) -> match_pb2.AbandonMatchResponse:
+        _require_match_id(request.match_id)
+        version = await self.core.abandon(request.match_id, request.host_token)
+        return match_pb2.AbandonMatchResponse(version=version)
 
     @grpc_errors
     async def ListMatches(
@@ -142,6 +242,8 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
                     winner=m.winner,
                     version=m.version,
                     status=match_pb2.MatchStatus.ValueType(m.status),
+                    seats=m.seats,
+                    seed_fixed=m.seed_fixed,
                 )
                 for m in page
             ],
@@ -186,7 +288,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             request.match_id,
             request.seat_token,
             request.command_id,
-            request.expected_version,
+            request.expected_version if request.HasField("expected_version") else -1,
             command,
             request.legal_id,
         )
@@ -234,6 +336,25 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
                     ),
                     decision=record,
                 )
+        except Exception as exc:
+            await abort(context, exc)
+
+    async def WatchTurns(
+        self, request: match_pb2.WatchTurnsRequest, context: GrpcContext
+    ) -> AsyncIterator[match_pb2.WatchTurnsResponse]:
+        try:
+            _require_match_id(request.match_id)
+            try:
+                hosted = await self.core.get(request.match_id)
+            except NotOwner as exc:
+                refuse_second_hop(context)
+                stub = self.peers.match_stub(exc.address)
+                async for reply in stub.WatchTurns(request, metadata=((FORWARDED, "1"),)):
+                    yield reply
+                return
+            seat = self.core.seat_for(hosted, request.seat_token)
+            async for turn in watch_turns(hosted, seat, lambda: self.core.draining):
+                yield turn
         except Exception as exc:
             await abort(context, exc)
 

@@ -22,7 +22,13 @@ from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.js.api import DeliverPolicy, StorageType, StreamConfig
 from nats.js.client import JetStreamContext
-from nats.js.errors import APIError, BucketNotFoundError, KeyNotFoundError, NotFoundError
+from nats.js.errors import (
+    APIError,
+    BucketNotFoundError,
+    KeyNotFoundError,
+    KeyWrongLastSequenceError,
+    NotFoundError,
+)
 from nats.js.kv import KeyValue
 
 from frontier.v1 import events_pb2
@@ -241,6 +247,25 @@ class Bus:
             return None
         record: dict[str, object] = json.loads(entry.value)
         return record
+
+    async def update_match(
+        self, match_id: str, change: Callable[[dict[str, object]], None]
+    ) -> dict[str, object]:
+        """Apply ``change`` to the match record and store it only if nobody wrote the
+        record meanwhile (compare-and-set on its revision), trying again otherwise; returns
+        the stored record.  ``change`` may raise to refuse, leaving the record as it was."""
+        while True:
+            entry = await self.matches.get(match_id)
+            assert entry.value is not None and entry.revision is not None
+            record: dict[str, object] = json.loads(entry.value)
+            change(record)
+            try:
+                await self.matches.update(
+                    match_id, json.dumps(record).encode(), last=entry.revision
+                )
+            except KeyWrongLastSequenceError:
+                continue
+            return record
 
     async def match_ids(self) -> list[str]:
         try:

@@ -84,6 +84,7 @@ class DomainCore:
             raise ServiceError(
                 grpc.StatusCode.FAILED_PRECONDITION,
                 f"{cmd.kind.value} belongs to the {routed.value} domain, not {self.domain.value}",
+                "ILLEGAL_COMMAND",
             )
         check(state, cmd)
         ctx = Ctx(state)

@@ -19,6 +19,7 @@ from google.rpc.error_details_pb2 import ErrorInfo
 from google.rpc.status_pb2 import Status
 
 from frontier.engine.errors import GameOver, IllegalCommand, InvalidConfig, WrongSeat
+from frontier.v1 import errors_pb2
 from frontier.wire.convert import WireError
 
 # NATS failures after which nothing is known to have happened, or to have failed: no answer
@@ -44,6 +45,40 @@ NATS_UNREACHABLE: tuple[type[Exception], ...] = (
 NATS_RETRY = "NATS (the event store) did not answer in time; retry with the same command id"
 
 
+# The reasons a status may carry: the names of ``frontier.v1.ErrorReason`` (errors.proto)
+# without their prefix, so the proto is the one list a client reads.
+_REASON_PREFIX = "ERROR_REASON_"
+REASONS = frozenset(
+    value.name.removeprefix(_REASON_PREFIX)
+    for value in errors_pb2.ErrorReason.DESCRIPTOR.values
+    if value.number != 0
+)
+
+# The reason of a failure that names none: the one reason its code has in most cases.
+DEFAULT_REASON: dict[grpc.StatusCode, str] = {
+    grpc.StatusCode.NOT_FOUND: "MATCH_NOT_FOUND",
+    grpc.StatusCode.UNAUTHENTICATED: "TOKEN_REQUIRED",
+    grpc.StatusCode.PERMISSION_DENIED: "UNKNOWN_TOKEN",
+    grpc.StatusCode.INVALID_ARGUMENT: "MALFORMED",
+    grpc.StatusCode.ABORTED: "STALE_VERSION",
+    grpc.StatusCode.RESOURCE_EXHAUSTED: "TOO_MANY_MATCHES",
+    grpc.StatusCode.UNAVAILABLE: "SERVER_UNAVAILABLE",
+}
+
+
+def reason_for(code: grpc.StatusCode, reason: str = "") -> str:
+    """``reason``, or the code's default one; ValueError for a reason errors.proto lacks
+    (so a new reason cannot reach a client undocumented), and for a FAILED_PRECONDITION
+    without one (each of those has its own reason)."""
+    if not reason:
+        if code is grpc.StatusCode.FAILED_PRECONDITION:
+            raise ValueError("a FAILED_PRECONDITION needs a reason of its own")
+        reason = DEFAULT_REASON.get(code, "INTERNAL")
+    if reason not in REASONS:
+        raise ValueError(f"reason {reason!r} is not in frontier.v1.ErrorReason (errors.proto)")
+    return reason
+
+
 class ServiceError(Exception):
     """A failure that already knows its status code, message and reason."""
 
@@ -51,7 +86,7 @@ class ServiceError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-        self.reason = reason or code.name
+        self.reason = reason_for(code, reason)
 
 
 def status_for(exc: BaseException) -> tuple[grpc.StatusCode, str]:
@@ -78,7 +113,10 @@ def classify(exc: BaseException) -> tuple[grpc.StatusCode, str, str]:
         if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
             message = f"a domain service is unavailable: {exc.details()}; retry with the same id"
             return grpc.StatusCode.UNAVAILABLE, message, "DOMAIN_UNAVAILABLE"
-        return code, exc.details() or code.name, reason_in(exc.trailing_metadata()) or code.name
+        known = reason_in(exc.trailing_metadata())
+        if known not in REASONS:
+            known = DEFAULT_REASON.get(code, "INTERNAL")
+        return code, exc.details() or code.name, known
     if isinstance(exc, NATS_UNREACHABLE):
         message = f"{NATS_RETRY} ({type(exc).__name__})"
         return grpc.StatusCode.UNAVAILABLE, message, "NATS_UNAVAILABLE"

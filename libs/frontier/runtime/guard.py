@@ -44,6 +44,10 @@ FIELD_BYTES: dict[str, int] = {
     "seat_token": MAX_ID_BYTES,
     "command_id": MAX_ID_BYTES,
     "decision_id": MAX_ID_BYTES,
+    "invite_code": MAX_ID_BYTES,
+    "host_token": MAX_ID_BYTES,
+    "SeatSetup.bot": MAX_NAME_BYTES,
+    "AssignSeatBotRequest.bot": MAX_NAME_BYTES,
     "legal_id": MAX_LEGAL_ID_BYTES,
     "Answer.command_id": MAX_LEGAL_ID_BYTES,  # a bot's answer names a legal id
     "clearing": MAX_NAME_BYTES,

@@ -16,6 +16,7 @@ from frontier.v1 import events_pb2
 from frontier.wire.convert import WireError, command_from_proto, enum_from_proto, event_from_proto
 
 from .bus import Bus
+from .seats import SeatArrangement
 from .snapshot import CommandKey, CommandResult, SeatClock, Snapshot, decode
 
 
@@ -35,6 +36,8 @@ class LoadedMatch:
     # each seat's clock after its last recorded decision (snapshot, then the stream's tail)
     clocks: dict[str, SeatClock] = field(default_factory=dict)
     abandoned: bool = False  # the stream ends with an abandoned batch (the idle timeout)
+    seats: SeatArrangement = field(default_factory=SeatArrangement)  # open / bot seats
+    seed_fixed: bool = True  # unknown for old records: never claim a fairness not shown
 
 
 def note_record(
@@ -85,6 +88,8 @@ async def load_match(bus: Bus, match_id: str, use_snapshot: bool = True) -> Load
     loaded = LoadedMatch(
         config, state, stream_seq, {str(k): str(v) for k, v in tokens.items()}, ids, clock, clocks
     )
+    loaded.seats = SeatArrangement.from_record(record)
+    loaded.seed_fixed = bool(record.get("seed_fixed", True))
     async for stored in bus.iter_batches(match_id, stream_seq):
         if stored.batch.abandoned:
             loaded.abandoned = True
