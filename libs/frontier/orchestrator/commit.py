@@ -85,13 +85,19 @@ def resolve(hosted: HostedMatch, seat: Seat, command: Command | None, legal_id: 
 
 
 def check_not_taken_over(hosted: HostedMatch, seat: Seat) -> None:
-    """Refuse a seat's own command once the built-in bot plays it, or the match ended
-    abandoned."""
+    """Refuse a seat's own command once the match ended (finished or abandoned), or once
+    the built-in bot plays the seat."""
     if hosted.abandoned:
         raise ServiceError(
             grpc.StatusCode.FAILED_PRECONDITION,
             "the match was abandoned (nobody acted in it for the server's idle timeout)",
             "MATCH_ABANDONED",
+        )
+    if hosted.state.over:
+        raise ServiceError(
+            grpc.StatusCode.FAILED_PRECONDITION,
+            f"the match is over (winner: {hosted.state.winner})",
+            "MATCH_OVER",
         )
     if hosted.clock_of(seat).taken_over:
         raise ServiceError(
