@@ -8,7 +8,6 @@ the way, so a log keeps a readable record without a line per match.
 from __future__ import annotations
 
 import sys
-from types import TracebackType
 from typing import TextIO
 
 from rich.console import Console
@@ -24,8 +23,8 @@ from rich.progress import (
 
 
 class ProgressBar:
-    """``bar(done, total)`` after each step; a context manager that stops the live display
-    even when the run fails half-way (the terminal is left clean)."""
+    """``bar(done, total)`` after each step.  Use it with :func:`contextlib.closing`, so the
+    live display stops even when the run fails half-way (the terminal is left clean)."""
 
     def __init__(self, stream: TextIO = sys.stderr, label: str = "matches") -> None:
         self._console = Console(file=stream, highlight=False)
@@ -59,14 +58,3 @@ class ProgressBar:
         if self._live:
             self._progress.stop()
             self._live = False
-
-    def __enter__(self) -> ProgressBar:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()

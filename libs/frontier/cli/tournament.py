@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -75,7 +76,7 @@ def _tournament(args: argparse.Namespace) -> int:
     if args.quiet:
         result = tournament.run(lineups, bots, args.matches, args.seed, args.jobs)
     else:
-        with ProgressBar(sys.stderr) as bar:
+        with closing(ProgressBar(sys.stderr)) as bar:
             result = tournament.run(lineups, bots, args.matches, args.seed, args.jobs, bar)
     if args.json:
         print(json.dumps(result.as_json()))

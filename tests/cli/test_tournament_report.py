@@ -1,13 +1,18 @@
-"""``frontier tournament --plot DIR``: the charts, and the new sections of the output."""
+"""``frontier tournament``: the charts of ``--plot DIR``, the report's new sections and the
+progress bar."""
 
 from __future__ import annotations
 
+import io
 import json
+import re
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
 from frontier.cli.main import main
+from frontier.cli.progress import ProgressBar
 from frontier.play.match_stats import MECHANIC_KEYS
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -54,3 +59,28 @@ def test_the_text_report_shows_contribution_scores_and_mechanics(
     assert "mean team score at the end of each round" in out
     for label in ("contraband scored", "looting", "outrage", "vagabond intervention"):
         assert label in out
+
+
+def test_the_progress_bar_prints_a_line_per_tenth_off_a_terminal() -> None:
+    out = io.StringIO()
+    with closing(ProgressBar(out)) as bar:
+        for done in range(21):
+            bar(done, 20)
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 11  # 0/20, 2/20, ... 20/20
+    assert "0/20 matches" in lines[0] and "20/20 matches" in lines[-1]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_bar_redraws_in_place_on_a_terminal() -> None:
+    out = _Terminal()
+    with closing(ProgressBar(out)) as bar:
+        for done in range(4):
+            bar(done, 3)
+    raw = out.getvalue()
+    assert "\x1b[?25h" in raw  # the live display ended: the cursor is shown again
+    assert "3/3 matches" in re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", raw)  # colours removed
