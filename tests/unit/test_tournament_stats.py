@@ -186,3 +186,11 @@ def test_tournament_json_keeps_its_keys_and_adds_the_statistics() -> None:
     text = report(result)
     assert "VP contribution per seat" in text and "wings of the alliance" in text
     assert "mean team score at the end of each round" in text
+
+
+def test_the_statistics_are_the_same_with_any_number_of_processes() -> None:
+    # Each match's statistics are counted where it is played and sent back pickled.
+    one = tournament.run([MIRROR], ["greedy", "random"], 2, seed=5, jobs=1).as_json()
+    two = tournament.run([MIRROR], ["greedy", "random"], 2, seed=5, jobs=2).as_json()
+    del one["seconds"], two["seconds"]
+    assert one == two
