@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import sys
 from contextlib import closing
 from pathlib import Path
 
@@ -46,6 +47,18 @@ def test_plot_into_a_file_is_refused_before_any_match(
     assert "not a directory" in err and len(err.strip().splitlines()) == 1
     assert out == ""  # no match was played
     assert target.read_text() == "keep me"
+
+
+def test_plot_without_matplotlib_is_refused_before_any_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # ``import matplotlib`` fails
+    out_dir = tmp_path / "charts"
+    code = main(["tournament", "--matches", "2", "--plot", str(out_dir)])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert "pip install 'frontier[plot]'" in err and len(err.strip().splitlines()) == 1
+    assert out == "" and not out_dir.exists()
 
 
 def test_the_text_report_shows_contribution_scores_and_mechanics(
