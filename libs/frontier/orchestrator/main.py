@@ -29,7 +29,12 @@ async def run(
     ready: asyncio.Event | None = None,
     stop: asyncio.Event | None = None,
 ) -> None:
-    bus = await Bus.connect(settings.nats_url, settings.stream, name="frontier-orchestrator")
+    bus = await Bus.connect(
+        settings.nats_url,
+        settings.stream,
+        name="frontier-orchestrator",
+        replicas=settings.nats_replicas,
+    )
     clients = DomainClients(settings)
     address = (
         settings.advertise_address or f"{settings.host}:{settings.listen_port('orchestrator')}"

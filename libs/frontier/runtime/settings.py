@@ -28,7 +28,16 @@ class ServiceSettings(BaseSettings):
 
     host: str = Field(default="127.0.0.1", description="address to listen on")
     port: int = Field(default=0, ge=0, le=65535, description="0 = the service's default")
-    nats_url: str = Field(default="nats://127.0.0.1:4222", description="NATS server URL")
+    nats_url: str = Field(
+        default="nats://127.0.0.1:4222",
+        description="NATS server URL; several servers of one cluster comma-separated",
+    )
+    nats_replicas: int = Field(
+        default=1,
+        ge=1,
+        le=5,
+        description="copies of the event stream and KV buckets (3 on a 3-node cluster)",
+    )
     stream: str = Field(default="FRONTIER_EVENTS", description="JetStream stream of events")
     call_timeout_s: float = Field(default=5.0, gt=0, le=120, description="gRPC call deadline")
     catch_up_wait_s: float = Field(
