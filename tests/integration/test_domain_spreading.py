@@ -26,11 +26,16 @@ class CountingMap(map_pb2_grpc.MapServiceServicer):
     def __init__(self) -> None:
         self.calls = 0
 
-    async def ListMapCommands(  # noqa: N802 - the generated servicer's name
+    async def ListMapCommands(
         self, request: map_pb2.ListMapCommandsRequest, context: Any
     ) -> map_pb2.ListMapCommandsResponse:
         self.calls += 1
         return map_pb2.ListMapCommandsResponse()
+
+    async def DecideMapCommand(
+        self, request: map_pb2.DecideMapCommandRequest, context: Any
+    ) -> map_pb2.DecideMapCommandResponse:
+        raise NotImplementedError("the test calls ListMapCommands only")
 
 
 async def _replica(servicer: CountingMap) -> tuple[grpc.aio.Server, int]:
