@@ -28,6 +28,9 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from frontier.runtime.settings import TlsSettings
+from frontier.runtime.tls import sync_channel
+
 DOMAINS = ("map", "combat", "crafting", "scoring", "turn_order")
 
 
@@ -129,6 +132,15 @@ class StackConfig:
     def address(self, service: str) -> str:
         return f"{self.host}:{self.ports[service]}"
 
+    def client_tls(self) -> TlsSettings:
+        """How a client dials this stack: with the TLS files its services get (extra_env)."""
+        tls = {
+            key.removeprefix("FRONTIER_").lower(): value
+            for key, value in self.extra_env.items()
+            if key.startswith("FRONTIER_TLS_")
+        }
+        return TlsSettings.model_validate(tls)
+
 
 class Stack:
     def __init__(self, config: StackConfig) -> None:
@@ -207,7 +219,7 @@ class Stack:
     def wait_serving(self, name: str, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
         proc = self.procs[name]
-        with grpc.insecure_channel(self.config.address(name)) as channel:
+        with sync_channel(self.config.address(name), self.config.client_tls()) as channel:
             stub = health_pb2_grpc.HealthStub(channel)
             while True:
                 if proc.poll() is not None:

@@ -41,7 +41,7 @@ async def run(
     )
     leases = Leases(await bus.leases_bucket(), uuid.uuid4().hex, address, settings.lease_ttl_s)
     core = Orchestrator(bus, clients, settings.snapshot_every, leases, settings.finished_ttl_s)
-    peers = Peers(settings.call_timeout_s)
+    peers = Peers(settings.call_timeout_s, settings)
 
     def register(server: grpc.aio.Server) -> None:
         match_pb2_grpc.add_MatchServiceServicer_to_server(MatchServicer(core, peers), server)

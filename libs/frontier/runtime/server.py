@@ -18,6 +18,7 @@ from grpc_reflection.v1alpha import reflection
 
 from .settings import ServiceSettings
 from .telemetry import grpc_server_interceptors
+from .tls import add_port
 
 log = logging.getLogger("frontier.server")
 
@@ -56,13 +57,16 @@ async def serve(
         server,
     )
     address = f"{settings.host}:{settings.listen_port(name)}"
-    port = server.add_insecure_port(address)
+    port = add_port(server, address, settings)
     if port == 0:
         raise OSError(f"{name}: cannot listen on {address}")
     await server.start()
     for svc in ["", *service_names]:
         await health_servicer.set(svc, health_pb2.HealthCheckResponse.SERVING)
-    log.info("%s listening on %s:%d", name, settings.host, port)
+    tls = (
+        "mutual TLS" if settings.tls_client_auth else "TLS" if settings.server_tls else "plaintext"
+    )
+    log.info("%s listening on %s:%d (%s)", name, settings.host, port, tls)
     stop_event = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

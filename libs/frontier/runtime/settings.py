@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, FilePath, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_PORTS: dict[str, int] = {
@@ -21,10 +21,46 @@ DEFAULT_PORTS: dict[str, int] = {
 }
 
 
-class ServiceSettings(BaseSettings):
-    """Settings every Frontier service reads."""
+class TlsSettings(BaseSettings):
+    """TLS of every gRPC server and client (see runtime/tls.py); all empty = plaintext.
 
-    model_config = SettingsConfigDict(env_prefix="FRONTIER_", extra="ignore")
+    Also read alone by the clients that are not services (CLI, bot SDK, load client)."""
+
+    # an empty variable counts as unset (compose files pass ${VAR:-} through)
+    model_config = SettingsConfigDict(env_prefix="FRONTIER_", extra="ignore", env_ignore_empty=True)
+
+    tls_cert: FilePath | None = Field(default=None, description="certificate chain (PEM)")
+    tls_key: FilePath | None = Field(default=None, description="private key (PEM)")
+    tls_ca: FilePath | None = Field(default=None, description="CA bundle to check peers with")
+    tls_client_auth: bool = Field(
+        default=False, description="servers require a client certificate (mutual TLS)"
+    )
+    tls_server_name: str = Field(
+        default="", description="name expected in the server's certificate (clients)"
+    )
+
+    @model_validator(mode="after")
+    def _consistent(self) -> TlsSettings:
+        if (self.tls_cert is None) != (self.tls_key is None):
+            raise ValueError("FRONTIER_TLS_CERT and FRONTIER_TLS_KEY go together: set both")
+        if self.tls_client_auth and (self.tls_ca is None or self.tls_cert is None):
+            raise ValueError(
+                "FRONTIER_TLS_CLIENT_AUTH needs FRONTIER_TLS_CA (to check clients) and "
+                "FRONTIER_TLS_CERT/KEY (the servers' own certificate)"
+            )
+        return self
+
+    @property
+    def server_tls(self) -> bool:
+        return self.tls_cert is not None
+
+    @property
+    def client_tls(self) -> bool:
+        return self.tls_ca is not None or self.tls_cert is not None
+
+
+class ServiceSettings(TlsSettings):
+    """Settings every Frontier service reads."""
 
     host: str = Field(default="127.0.0.1", description="address to listen on")
     port: int = Field(default=0, ge=0, le=65535, description="0 = the service's default")
