@@ -7,8 +7,6 @@ must give the same code whichever service noticed it.
 from __future__ import annotations
 
 import grpc
-import nats.errors
-import nats.js.errors
 
 from frontier.engine.errors import GameOver, IllegalCommand, InvalidConfig, WrongSeat
 from frontier.wire.convert import WireError
@@ -23,19 +21,6 @@ class ServiceError(Exception):
         self.message = message
 
 
-# Failures of NATS that a retry can fix: the connection is away or moving to another node of
-# the cluster, or JetStream is electing a new leader (a node died) and does not answer yet.
-NATS_TRANSIENT = (
-    nats.errors.TimeoutError,
-    nats.errors.NoRespondersError,
-    nats.errors.ConnectionClosedError,
-    nats.errors.ConnectionReconnectingError,
-    nats.errors.StaleConnectionError,
-    nats.errors.OutboundBufferLimitError,
-    nats.js.errors.ServiceUnavailableError,
-)
-
-
 def status_for(exc: BaseException) -> tuple[grpc.StatusCode, str]:
     if isinstance(exc, ServiceError):
         return exc.code, exc.message
@@ -47,8 +32,6 @@ def status_for(exc: BaseException) -> tuple[grpc.StatusCode, str]:
         return grpc.StatusCode.FAILED_PRECONDITION, f"illegal command: {exc}"
     if isinstance(exc, GameOver):
         return grpc.StatusCode.FAILED_PRECONDITION, str(exc)
-    if isinstance(exc, NATS_TRANSIENT):
-        return grpc.StatusCode.UNAVAILABLE, f"NATS is unavailable, retry: {type(exc).__name__}"
     if isinstance(exc, grpc.aio.AioRpcError):
         code = exc.code()
         if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
