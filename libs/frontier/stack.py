@@ -28,7 +28,7 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from frontier.runtime.settings import TlsSettings
+from frontier.runtime.settings import DEFAULT_METRICS_PORTS, TlsSettings
 from frontier.runtime.tls import sync_channel
 
 DOMAINS = ("map", "combat", "crafting", "scoring", "turn_order")
@@ -107,13 +107,22 @@ class StackConfig:
     orchestrators: int = 1  # more share the matches through leases (orchestrator/leases.py)
     log_level: str = "WARNING"
     extra_env: dict[str, str] = field(default_factory=dict)
+    # Prometheus /metrics port per process; a process not listed uses its service's default
+    metrics_ports: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def ephemeral(cls, workdir: Path, orchestrators: int = 1, **kwargs: Any) -> StackConfig:
         """Free loopback ports for everything (tests, benchmarks)."""
         names = (*orchestrator_names(orchestrators), *DOMAINS)
         ports = {name: free_port() for name in names}
-        base = cls(workdir, nats_port=free_port(), ports=ports, orchestrators=orchestrators)
+        metrics = {name: free_port() for name in names}
+        base = cls(
+            workdir,
+            nats_port=free_port(),
+            ports=ports,
+            orchestrators=orchestrators,
+            metrics_ports=metrics,
+        )
         return replace(base, **kwargs)
 
     @property
@@ -131,6 +140,12 @@ class StackConfig:
 
     def address(self, service: str) -> str:
         return f"{self.host}:{self.ports[service]}"
+
+    def metrics_url(self, service: str) -> str:
+        """The process's Prometheus endpoint."""
+        module = "orchestrator" if service.startswith("orchestrator") else service
+        port = self.metrics_ports.get(service) or DEFAULT_METRICS_PORTS[module]
+        return f"http://{self.host}:{port}/metrics"
 
     def client_tls(self) -> TlsSettings:
         """How a client dials this stack: with the TLS files its services get (extra_env)."""
@@ -198,6 +213,8 @@ class Stack:
                 "FRONTIER_LOG_LEVEL": cfg.log_level,
             }
         )
+        if name in cfg.metrics_ports:
+            env["FRONTIER_METRICS_PORT"] = str(cfg.metrics_ports[name])
         if name.startswith("orchestrator"):
             env["FRONTIER_ADVERTISE_ADDRESS"] = cfg.address(name)
             for domain in DOMAINS:

@@ -40,6 +40,7 @@ from frontier.engine.state import State
 from frontier.engine.turn import at_rest
 from frontier.runtime.bus import Bus, WriterConflict, turn_subject
 from frontier.runtime.errors import ServiceError
+from frontier.runtime.metrics import counted_commit
 from frontier.runtime.snapshot import Snapshot, encode
 from frontier.runtime.telemetry import tracer
 from frontier.v1 import domain_pb2, events_pb2, types_pb2
@@ -97,6 +98,7 @@ class CommitPath:
         self.on_conflict = on_conflict  # another orchestrator wrote the match: forget it
         self._background: set[asyncio.Task[None]] = set()
 
+    @counted_commit
     async def commit(
         self, hosted: HostedMatch, seat: Seat, cmd: Command, command_id: str, by: AnsweredBy
     ) -> list[tuple[int, Event]]:

@@ -8,6 +8,7 @@ import uuid
 import grpc
 
 from frontier.runtime.bus import Bus
+from frontier.runtime.metrics import watch_matches
 from frontier.runtime.server import configure_logging, serve
 from frontier.runtime.settings import OrchestratorSettings
 from frontier.runtime.telemetry import setup_tracing
@@ -41,6 +42,7 @@ async def run(
     )
     leases = Leases(await bus.leases_bucket(), uuid.uuid4().hex, address, settings.lease_ttl_s)
     core = Orchestrator(bus, clients, settings.snapshot_every, leases, settings.finished_ttl_s)
+    unwatch = watch_matches(core.matches)  # the gauges of hosted matches (metrics.py)
     peers = Peers(settings.call_timeout_s, settings)
 
     def register(server: grpc.aio.Server) -> None:
@@ -48,6 +50,7 @@ async def run(
         bot_pb2_grpc.add_BotServiceServicer_to_server(BotServicer(core, peers), server)
 
     async def on_stop() -> None:
+        unwatch()
         resuming.cancel()
         renewing.cancel()
         unloading.cancel()

@@ -32,6 +32,7 @@ from nats.js.kv import KeyValue
 
 from frontier.v1 import events_pb2
 
+from .metrics import timed_publish
 from .telemetry import inject_headers
 
 log = logging.getLogger("frontier.bus")
@@ -153,6 +154,7 @@ class Bus:
             await self.nc.drain()
 
     # ----- the event stream -----------------------------------------------------------------
+    @timed_publish
     async def publish_batch(self, batch: events_pb2.EventBatch, expected_last_seq: int) -> int:
         """Append one batch; returns its stream sequence.  Raises WriterConflict."""
         first = batch.envelopes[0].seq if batch.envelopes else 0

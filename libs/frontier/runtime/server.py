@@ -16,6 +16,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from .metrics import RpcMetrics, serve_metrics
 from .settings import ServiceSettings
 from .telemetry import grpc_server_interceptors
 from .tls import add_port
@@ -42,9 +43,9 @@ async def serve(
     not hold the shutdown for the whole grace period."""
     # No SO_REUSEPORT: a second process must not silently share a service's port (the
     # orchestrator's leases rely on "one process per address").
-    server = grpc.aio.server(
-        interceptors=grpc_server_interceptors(), options=(("grpc.so_reuseport", 0),)
-    )
+    metrics_port = settings.metrics_listen_port(name)
+    interceptors = [*grpc_server_interceptors(), *([RpcMetrics()] if metrics_port else [])]
+    server = grpc.aio.server(interceptors=interceptors, options=(("grpc.so_reuseport", 0),))
     register(server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -61,6 +62,7 @@ async def serve(
     if port == 0:
         raise OSError(f"{name}: cannot listen on {address}")
     await server.start()
+    stop_metrics = serve_metrics(metrics_port, settings.host) if metrics_port else None
     for svc in ["", *service_names]:
         await health_servicer.set(svc, health_pb2.HealthCheckResponse.SERVING)
     tls = (
@@ -84,6 +86,8 @@ async def serve(
     await server.stop(settings.grace_s)
     if on_stop is not None:
         await on_stop()
+    if stop_metrics is not None:
+        stop_metrics()
     log.info("%s stopped", name)
 
 

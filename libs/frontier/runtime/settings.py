@@ -11,6 +11,17 @@ from typing import Literal
 from pydantic import Field, FilePath, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+# Prometheus /metrics, one port per service so that a single host runs them all side by side
+DEFAULT_METRICS_PORTS: dict[str, int] = {
+    "orchestrator": 9151,
+    "map": 9152,
+    "combat": 9153,
+    "crafting": 9154,
+    "scoring": 9155,
+    "turn_order": 9156,
+    "otel_collector": 9157,
+}
+
 DEFAULT_PORTS: dict[str, int] = {
     "orchestrator": 50051,
     "map": 50052,
@@ -85,9 +96,21 @@ class ServiceSettings(TlsSettings):
         default="none", description="trace exporter; 'otlp' needs FRONTIER_OTEL_ENDPOINT"
     )
     otel_endpoint: str = Field(default="", description="OTLP/gRPC collector endpoint")
+    metrics_port: int | None = Field(
+        default=None,
+        ge=0,
+        le=65535,
+        description="Prometheus /metrics port; unset = the service's default, 0 = none",
+    )
 
     def listen_port(self, service: str) -> int:
         return self.port or DEFAULT_PORTS[service]
+
+    def metrics_listen_port(self, service: str) -> int:
+        """Where /metrics is served (0: nowhere)."""
+        if self.metrics_port is not None:
+            return self.metrics_port
+        return DEFAULT_METRICS_PORTS.get(service, 0)
 
 
 class OrchestratorSettings(ServiceSettings):
