@@ -120,3 +120,15 @@ def test_the_cluster_host_network_override_gives_each_node_its_own_ports() -> No
     clients = ",".join(f"nats://127.0.0.1:{env['NATS_PORT']}" for env in nodes.values())
     for name in NATS_USERS:
         assert hostnet[name]["environment"]["FRONTIER_NATS_URL"] == clients
+
+
+def test_with_host_networking_every_process_has_its_own_metrics_port() -> None:
+    override = _compose("deploy/docker-compose.hostnet.yml")["services"]
+    ports = {
+        name: int(spec["environment"]["FRONTIER_METRICS_PORT"])
+        for name, spec in override.items()
+        if name not in ("nats", "bot-1", "bot-2")
+    }
+    assert len(ports) == 8
+    assert len(set(ports.values())) == 8
+    assert not set(ports.values()) & set(HOSTNET_PORTS.values())
