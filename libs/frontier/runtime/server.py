@@ -41,11 +41,9 @@ async def serve(
     ``on_drain`` runs once health says NOT_SERVING and before the grace period: a service
     with long-lived streams ends them there (clients reconnect elsewhere), so that they do
     not hold the shutdown for the whole grace period."""
-    # No SO_REUSEPORT: a second process must not silently share a service's port (the
-    # orchestrator's leases rely on "one process per address").
     metrics_port = settings.metrics_listen_port(name)
     interceptors = [*grpc_server_interceptors(), *([RpcMetrics()] if metrics_port else [])]
-    server = grpc.aio.server(interceptors=interceptors, options=(("grpc.so_reuseport", 0),))
+    server = grpc.aio.server(interceptors=interceptors, options=server_options(settings))
     register(server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -89,6 +87,18 @@ async def serve(
     if stop_metrics is not None:
         stop_metrics()
     log.info("%s stopped", name)
+
+
+def server_options(settings: ServiceSettings) -> list[tuple[str, int]]:
+    """No SO_REUSEPORT: a second process must not silently share a service's port (the
+    orchestrator's leases rely on "one process per address").  A maximum connection age:
+    a client's connection is closed now and then (calls under way finish first, however
+    long), so that it resolves the service's name again and, with round_robin, spreads over
+    replicas added since it connected."""
+    options = [("grpc.so_reuseport", 0)]
+    if settings.max_connection_age_s > 0:
+        options.append(("grpc.max_connection_age_ms", int(settings.max_connection_age_s * 1000)))
+    return options
 
 
 def configure_logging(settings: ServiceSettings, name: str) -> None:

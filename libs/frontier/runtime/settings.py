@@ -96,6 +96,13 @@ class ServiceSettings(TlsSettings):
         default="none", description="trace exporter; 'otlp' needs FRONTIER_OTEL_ENDPOINT"
     )
     otel_endpoint: str = Field(default="", description="OTLP/gRPC collector endpoint")
+    max_connection_age_s: float = Field(
+        default=300.0,
+        ge=0,
+        le=86_400,
+        description="servers close a client connection after this long (0 = never), so "
+        "that clients resolve the service's name again and find new replicas",
+    )
     metrics_port: int | None = Field(
         default=None,
         ge=0,
