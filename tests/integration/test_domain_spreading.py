@@ -17,10 +17,10 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from frontier.ops.stack import free_port
 from frontier.orchestrator.clients import DomainClients
 from frontier.runtime.server import serve
 from frontier.runtime.settings import OrchestratorSettings, ServiceSettings
-from frontier.stack import free_port
 from frontier.v1 import map_pb2, map_pb2_grpc
 
 pytestmark = pytest.mark.integration

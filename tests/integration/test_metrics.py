@@ -17,8 +17,8 @@ import grpc
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from frontier.remote_match import play_remote
-from frontier.stack import DOMAINS, Stack, StackConfig
+from frontier.ops.stack import DOMAINS, Stack, StackConfig
+from frontier.play.remote_match import play_remote
 from frontier.v1 import match_pb2, match_pb2_grpc
 
 pytestmark = pytest.mark.integration

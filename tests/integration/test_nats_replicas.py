@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from frontier.ops.stack import _wait_port, free_port, nats_server_binary
 from frontier.runtime.bus import MATCHES_BUCKET, Bus, servers_of
-from frontier.stack import _wait_port, free_port, nats_server_binary
 
 pytestmark = pytest.mark.integration
 

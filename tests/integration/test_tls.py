@@ -17,11 +17,11 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from frontier.load import play_many
-from frontier.remote_match import play_remote
+from frontier.ops.stack import Stack, StackConfig
+from frontier.play.load import play_many
+from frontier.play.remote_match import play_remote
 from frontier.runtime.settings import TlsSettings
 from frontier.runtime.tls import sync_channel
-from frontier.stack import Stack, StackConfig
 from frontier.v1 import match_pb2, match_pb2_grpc
 from tests.tls_helpers import Issued, ThrowawayCA
 

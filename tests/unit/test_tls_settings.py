@@ -12,10 +12,10 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from pydantic import ValidationError
 
+from frontier.ops.stack import free_port
 from frontier.runtime.server import serve
 from frontier.runtime.settings import ServiceSettings, TlsSettings
 from frontier.runtime.tls import aio_channel, channel_credentials, server_credentials
-from frontier.stack import free_port
 from tests.tls_helpers import Issued, ThrowawayCA
 
 

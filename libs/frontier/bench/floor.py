@@ -28,9 +28,9 @@ from nats.aio.client import Client as NatsClient
 from nats.js.api import StorageType, StreamConfig
 
 from frontier.engine.rng import seed_state
-from frontier.load import think_time
+from frontier.ops.stack import StackConfig
+from frontier.play.load import think_time
 from frontier.runtime.tls import aio_channel
-from frontier.stack import StackConfig
 
 HOT_SAMPLES = 300
 STREAM = "FRONTIER_BENCH_FLOOR"
