@@ -24,10 +24,11 @@ nothing has to keep them up to date.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import inspect
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
 import grpc
@@ -95,7 +96,7 @@ def _code_of(context: Any, exc: BaseException | None) -> str:
         return code.name
     if exc is None:
         return "OK"
-    if isinstance(exc, asyncio.CancelledError):  # the client went away
+    if isinstance(exc, (asyncio.CancelledError, GeneratorExit)):  # the client went away
         return "CANCELLED"
     if isinstance(exc, grpc.aio.AbortError):
         return "UNKNOWN"
@@ -135,19 +136,25 @@ class RpcMetrics(grpc.aio.ServerInterceptor):
         )
 
 
+@contextlib.contextmanager
+def _recorded(method: str, context: Any) -> Iterator[None]:
+    """Observe one call's duration under its method and final status code."""
+    started = time.perf_counter()
+    failure: BaseException | None = None
+    try:
+        yield
+    except BaseException as exc:
+        failure = exc
+        raise
+    finally:
+        code = _code_of(context, failure)
+        RPC_SECONDS.labels(method, code).observe(time.perf_counter() - started)
+
+
 def _timed_unary(method: str, behavior: Callable[..., Any]) -> Callable[..., Any]:
     async def timed(request: Any, context: Any) -> Any:
-        started = time.perf_counter()
-        failure: BaseException | None = None
-        try:
+        with _recorded(method, context):
             return await behavior(request, context)
-        except BaseException as exc:
-            failure = exc
-            raise
-        finally:
-            RPC_SECONDS.labels(method, _code_of(context, failure)).observe(
-                time.perf_counter() - started
-            )
 
     return timed
 
@@ -159,18 +166,9 @@ def _timed_stream(method: str, behavior: Callable[..., Any]) -> Callable[..., An
         return _timed_unary(method, behavior)
 
     async def timed(request: Any, context: Any) -> Any:
-        started = time.perf_counter()
-        failure: BaseException | None = None
-        try:
+        with _recorded(method, context):
             async for reply in behavior(request, context):
                 yield reply
-        except BaseException as exc:
-            failure = exc
-            raise
-        finally:
-            RPC_SECONDS.labels(method, _code_of(context, failure)).observe(
-                time.perf_counter() - started
-            )
 
     return timed
 
