@@ -74,9 +74,13 @@ def test_the_interceptor_times_calls_with_their_status_code(kind: str) -> None:
                     reply = await call.read()
                     assert reply.status == health_pb2.HealthCheckResponse.SERVING
                     call.cancel()  # the client goes away mid-stream
+                    # the server learns it on its own time: wait (bounded) for the record
+                    for _ in range(500):
+                        if _observations(method, "CANCELLED") > other_before:
+                            break
+                        await asyncio.sleep(0.01)
         finally:
             await server.stop(None)
-        # server.stop returns once every handler has ended, so each call is recorded
         return (
             _observations(method, ended[0]) - ok_before,
             _observations(method, ended[1]) - other_before,
