@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import grpc
@@ -128,3 +130,14 @@ def test_a_half_rotated_pair_keeps_the_old_one(tmp_path: Path) -> None:
             await server
 
     assert asyncio.run(run()) is None
+
+
+def test_without_tls_variables_a_health_check_does_not_load_the_settings() -> None:
+    """The containers' health checks start a Python process every few seconds: without TLS
+    they must not pay for pydantic (it doubled their start-up, past Docker's timeout)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FRONTIER_TLS_")}
+    probe = "import sys, frontier.ops.healthcheck; print('pydantic' in sys.modules)"
+    out = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "False"

@@ -26,7 +26,7 @@ FORWARDED = "x-frontier-forwarded"
 class Peers:
     def __init__(self, timeout_s: float, tls: TlsSettings | None = None) -> None:
         self.timeout_s = timeout_s
-        self.tls = TlsSettings() if tls is None else tls
+        self.tls = tls  # None: from the environment
         self._channels: dict[str, grpc.aio.Channel] = {}
 
     def _channel(self, address: str) -> grpc.aio.Channel:
