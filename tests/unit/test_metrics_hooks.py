@@ -4,6 +4,9 @@ from the stream, and the RPC interceptor's status codes for unary and streaming 
 from __future__ import annotations
 
 import asyncio
+import logging
+import socket
+import urllib.request
 from typing import cast
 
 import grpc
@@ -12,7 +15,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from prometheus_client import REGISTRY
 
 from frontier.runtime.bus import Bus
-from frontier.runtime.metrics import RpcMetrics
+from frontier.runtime.metrics import RpcMetrics, serve_metrics
 from frontier.runtime.projection import Projections
 from tests.unit.test_projection_lifecycle import MemoryBus, _play
 
@@ -88,3 +91,30 @@ def test_the_interceptor_times_calls_with_their_status_code(kind: str) -> None:
 
     ok, other = asyncio.run(run())
     assert (ok, other) == ((1, 1) if kind == "unary" else (0, 1))
+
+
+def test_a_taken_metrics_port_is_logged_and_the_service_runs_on(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with caplog.at_level(logging.ERROR, logger="frontier.metrics"):
+            stop = serve_metrics(port, "127.0.0.1")
+        stop()  # nothing to stop
+    assert f"cannot listen on 127.0.0.1:{port}" in caplog.text
+
+
+def test_the_metrics_endpoint_serves_and_stops() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    stop = serve_metrics(port, "127.0.0.1")
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as reply:
+            assert b"frontier_rpc_duration_seconds" in reply.read()
+    finally:
+        stop()
+    with pytest.raises(OSError):
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5)

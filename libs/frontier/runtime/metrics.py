@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import functools
 import inspect
+import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from typing import Any, TypeVar
@@ -72,12 +73,19 @@ CATCH_UPS = Counter(
 )
 
 R = TypeVar("R")
+log = logging.getLogger("frontier.metrics")
 
 
 def serve_metrics(port: int, host: str) -> Callable[[], None]:
-    """Start the ``/metrics`` endpoint; returns how to stop it.  A port in use stops the
-    process at start-up, like a taken gRPC port."""
-    server, thread = start_http_server(port, addr=host)
+    """Start the ``/metrics`` endpoint; returns how to stop it.
+
+    Metrics are best effort, like traces: a port that is taken is logged as an error and the
+    service runs on without the endpoint, rather than a game server going down for it."""
+    try:
+        server, thread = start_http_server(port, addr=host)
+    except OSError as exc:
+        log.error("no /metrics endpoint: cannot listen on %s:%d (%s)", host, port, exc)
+        return lambda: None
 
     def stop() -> None:
         server.shutdown()
