@@ -35,13 +35,23 @@ async def run(
         settings.stream,
         name="frontier-orchestrator",
         replicas=settings.nats_replicas,
+        timeout_s=settings.call_timeout_s,
     )
     clients = DomainClients(settings)
     address = (
         settings.advertise_address or f"{settings.host}:{settings.listen_port('orchestrator')}"
     )
     leases = Leases(await bus.leases_bucket(), uuid.uuid4().hex, address, settings.lease_ttl_s)
-    core = Orchestrator(bus, clients, settings.snapshot_every, leases, settings.finished_ttl_s)
+    core = Orchestrator(
+        bus,
+        clients,
+        settings.snapshot_every,
+        leases,
+        settings.finished_ttl_s,
+        settle_wait_s=settings.call_timeout_s,
+        idle_timeout_s=settings.idle_timeout_s,
+        max_matches=settings.max_matches,
+    )
     unwatch = watch_matches(core.matches)  # the gauges of hosted matches (metrics.py)
     peers = Peers(settings.call_timeout_s, settings)
 
@@ -72,6 +82,7 @@ async def run(
         ready,
         stop,
         on_drain=core.drain,
+        public=True,
     )
 
 

@@ -28,6 +28,7 @@ async def run(
         settings.stream,
         name=f"frontier-{domain.value}",
         replicas=settings.nats_replicas,
+        timeout_s=settings.call_timeout_s,
     )
     projections = Projections(bus, settings.catch_up_wait_s)
     scoreboard = Scoreboard() if domain is Domain.SCORING else None
