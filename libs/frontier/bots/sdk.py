@@ -34,6 +34,7 @@ from typing import Any, Protocol
 import grpc
 
 from frontier.engine import Command, Seat, rng
+from frontier.runtime.tls import aio_channel
 from frontier.v1 import bot_pb2, bot_pb2_grpc, types_pb2
 from frontier.wire.convert import command_from_proto, enum_from_proto
 
@@ -181,7 +182,7 @@ class BotClient:
         """Play until MatchOver; reconnects on a broken stream (bounded)."""
         result = BotResult()
         failures = 0
-        async with grpc.aio.insecure_channel(self.url) as channel:
+        async with aio_channel(self.url) as channel:
             stub = bot_pb2_grpc.BotServiceStub(channel)
             while True:
                 try:
