@@ -95,6 +95,7 @@ class SearchBot:
         if not legal:
             raise ValueError(f"no legal command to choose from for seat {seat.value}")
         if len(legal) == 1:
+            self.last_iterations = 0
             return legal[0]
         return self.choose_from_view(view(state, seat), legal)
 
