@@ -96,9 +96,9 @@ def test_samples_differ_in_the_hidden_parts_only() -> None:
     model = ViewModel(view(state, seat))
     first, second = model.sample(1), model.sample(2)
     assert first.deck != second.deck
-    assert any(
-        sorted(first.seats[s].hand) != sorted(second.seats[s].hand) for s in state.order
-    ), "two seeds should deal the hidden hands differently"
+    assert any(sorted(first.seats[s].hand) != sorted(second.seats[s].hand) for s in state.order), (
+        "two seeds should deal the hidden hands differently"
+    )
     assert sorted(first.seats[seat].hand) == sorted(second.seats[seat].hand)
     assert first.rng != second.rng != state.rng
     assert model.sample(1).deck == first.deck  # seeded: the same seed deals the same

@@ -6,6 +6,7 @@ Budgets are tested by iteration counts and by a stand-in clock, never by wall ti
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -95,7 +96,7 @@ def test_the_iteration_budget_is_respected() -> None:
 def test_the_time_limit_stops_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
     """A stand-in clock that advances 10 ms per reading: a 35 ms limit allows 4 iterations."""
     ticks = iter(range(0, 10**6, 10))
-    monkeypatch.setattr(search_module.time, "monotonic", lambda: next(ticks) / 1000.0)
+    monkeypatch.setattr(time, "monotonic", lambda: next(ticks) / 1000.0)
     state, seat, legal = _positions("A=marquise;B=marquise", 2, 1)[0]
     bot = SearchBot(1, iterations=1000, time_limit_ms=35)
     bot.choose(state, seat, legal)

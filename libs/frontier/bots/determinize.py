@@ -196,15 +196,11 @@ class ViewModel:
             raise ViewMismatch(
                 f"{len(pool)} unseen cards but {wanted} hidden places (hands, supporters, deck)"
             )
-        ruins = tuple(
-            (c["id"], int(c["ruin_items"])) for c in data["clearings"] if c["ruin_items"]
-        )
+        ruins = tuple((c["id"], int(c["ruin_items"])) for c in data["clearings"] if c["ruin_items"])
         ruin_pool = tuple(Item(i) for i in data["ruin_pool"])
         if sum(n for _, n in ruins) != len(ruin_pool):
             raise ViewMismatch("the ruins' item counts do not match the unexplored item pool")
-        done = {
-            q for e in data["seats"] for q in e["faction_state"].get("quests_completed", ())
-        }
+        done = {q for e in data["seats"] for q in e["faction_state"].get("quests_completed", ())}
         quest_pool = tuple(q for q in quests() if q not in done and q not in data["quests"])
         if len(quest_pool) != int(data["quest_deck_count"]) and (
             data["quests"] or data["quest_deck_count"]
@@ -291,7 +287,9 @@ class ViewModel:
             },
             deck=deck,
             discard=list(data["discard"]),
-            stock={m: {Item(i): int(n) for i, n in items.items()} for m, items in data["stock"].items()},
+            stock={
+                m: {Item(i): int(n) for i, n in items.items()} for m, items in data["stock"].items()
+            },
             ruins=ruins,
             scores={Team(t): int(n) for t, n in data["scores"].items()},
             round=int(data["round"]),
@@ -302,9 +300,7 @@ class ViewModel:
             used={k: int(n) for k, n in data["used"].items()},
             decisions=[_decision(d) for d in data["decisions"]],
             battle=_battle(data["battle"]),
-            known_hands={
-                self.viewer: {Seat(s): tuple(c) for s, c in data["known_hands"].items()}
-            }
+            known_hands={self.viewer: {Seat(s): tuple(c) for s, c in data["known_hands"].items()}}
             if data["known_hands"]
             else {},
             dropped={c: [_contraband(d) for d in items] for c, items in data["dropped"].items()},

@@ -105,4 +105,3 @@ def policy_choice(state: State, legal: list[Command], gen: int) -> tuple[Command
         return best[0], gen
     index, gen = rng.below(gen, len(best))
     return best[index], gen
-
