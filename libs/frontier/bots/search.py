@@ -39,7 +39,7 @@ from .determinize import ViewModel
 from .evaluation import evaluate
 from .playout import policy_choice
 
-DEFAULT_ITERATIONS = 200  # the registry's "search": well under 1 s a decision on one core
+DEFAULT_ITERATIONS = 64  # the registry's "search": about 0.1 s a decision on one core
 MAX_DEPTH = 80  # commands per iteration, a safety net: the turn's end comes first
 EXPLORATION = 1.5  # UCB1's constant, in points (the evaluation's unit)
 CLOCK_SHARE = 0.6  # of the decision's budget_ms a remote bot spends thinking
