@@ -34,7 +34,8 @@ from frontier.v1 import bot_pb2, bot_pb2_grpc, events_pb2, types_pb2
 from frontier.wire.convert import enum_to_proto
 
 from . import referee
-from .core import HostedMatch, NotOwner, Orchestrator, unix_ms
+from .core import Orchestrator
+from .hosted import HostedMatch, NotOwner, unix_ms
 from .peers import FORWARDED, Peers, refuse_second_hop
 from .servicer import view_message
 

@@ -1,4 +1,4 @@
-"""The public MatchService over gRPC: request validation and conversion around :mod:`core`."""
+"""The public MatchService over gRPC: request validation and conversion around :mod:`.core`."""
 
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ from frontier.wire.convert import (
     event_to_proto,
 )
 
-from .core import HostedMatch, NotOwner, Orchestrator
+from .core import Orchestrator
+from .hosted import HostedMatch, NotOwner
 from .peers import FORWARDED, Peers, refuse_second_hop
 from .referee import ClockConfig, InvalidClock
 

@@ -1,0 +1,235 @@
+"""The commit path: how one resolved command becomes the match's next batch.
+
+For each accepted command, in this order, under the match's lock:
+  1. the command is checked against the seat's legal commands at the match's version (kept
+     per version: see legal_cache), so a bad command never reaches a domain service;
+  2. the owning domain service decides the command's events;
+  3. the turn-order service advances steps/turns/rounds on top of them -- unless the engine's
+     ``at_rest`` says there is nothing to advance, as after most commands (see _decide);
+  4. the scoring service ends the match at the round limit (R30);
+  5. the events, folded into a copy of the state as they came (a last consistency check), are
+     published as ONE JetStream message with the expected last subject sequence (single
+     writer), and only after the publish is acknowledged does the copy become the match's
+     state.
+Nothing is changed unless every step succeeds, so a failure anywhere leaves the match as it
+was and the client can retry with the same command id.
+
+Every command takes this one path, whoever chose it: a MatchService client, a bot's Play
+stream (:mod:`.bot_service`), or the match's referee (:mod:`.decisions`).  The batch's
+``DecisionRecord`` says which, with the seat's clock and strikes after it (:mod:`.referee`),
+so timeouts and takeovers are committed, replayed and recovered like any other command.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import grpc
+
+from frontier.engine import Seat, to_act
+from frontier.engine.decide import check
+from frontier.engine.domains import owner
+from frontier.engine.evolve import fold
+from frontier.engine.model import Command, Event, EventKind
+from frontier.engine.state import State
+from frontier.engine.turn import at_rest
+from frontier.runtime.bus import Bus, WriterConflict, turn_subject
+from frontier.runtime.errors import ServiceError
+from frontier.runtime.snapshot import Snapshot, encode
+from frontier.runtime.telemetry import tracer
+from frontier.v1 import domain_pb2, events_pb2, types_pb2
+from frontier.wire.convert import command_to_proto, enum_to_proto, event_to_proto
+
+from . import referee
+from .clients import DomainClients
+from .hosted import HostedMatch, unix_ms
+from .referee import AnsweredBy
+
+log = logging.getLogger("frontier.orchestrator")
+
+
+def resolve(hosted: HostedMatch, seat: Seat, command: Command | None, legal_id: str) -> Command:
+    """The command a request names: a full command of the token's seat, or a legal id."""
+    if command is None:
+        found = hosted.legal(seat).by_id.get(legal_id)
+        if found is not None:
+            return found
+        raise ServiceError(
+            grpc.StatusCode.FAILED_PRECONDITION,
+            f"no legal command with id {legal_id!r} for seat {seat.value} now",
+        )
+    if command.seat is not seat:
+        raise ServiceError(
+            grpc.StatusCode.PERMISSION_DENIED,
+            f"the token acts for seat {seat.value}, not {command.seat.value}",
+        )
+    return command
+
+
+def check_not_taken_over(hosted: HostedMatch, seat: Seat) -> None:
+    """Refuse a seat's own command once the built-in bot plays it."""
+    if hosted.clock_of(seat).taken_over:
+        raise ServiceError(
+            grpc.StatusCode.FAILED_PRECONDITION,
+            f"seat {seat.value} missed {hosted.clock.strike_limit} deadlines and is played "
+            "by the built-in bot for the rest of the match",
+        )
+
+
+class CommitPath:
+    """Steps 1-5 for one match at a time (the caller holds the match's lock)."""
+
+    def __init__(
+        self,
+        bus: Bus,
+        clients: DomainClients,
+        snapshot_every: int,
+        on_conflict: Callable[[HostedMatch], None],
+    ) -> None:
+        self.bus = bus
+        self.clients = clients
+        self.snapshot_every = snapshot_every
+        self.on_conflict = on_conflict  # another orchestrator wrote the match: forget it
+        self._background: set[asyncio.Task[None]] = set()
+
+    async def commit(
+        self, hosted: HostedMatch, seat: Seat, cmd: Command, command_id: str, by: AnsweredBy
+    ) -> list[tuple[int, Event]]:
+        """Steps 1-5 of the module docstring for one resolved command; the caller holds the
+        match's lock and has checked the version and the seat."""
+        state = hosted.state
+        legal = hosted.legal(cmd.seat)
+        if not legal.contains(cmd):
+            check(state, cmd, legal.commands)  # raises, saying why not
+            raise AssertionError(f"check() accepted {cmd.key()}, not in the legal list")
+        events, new_state, next_legal = await self._decide(hosted, cmd)
+        elapsed_ms = int((time.monotonic() - hosted.opened_at) * 1000)
+        record, clock_after = referee.settle(
+            hosted.clock, hosted.clock_of(seat), str(state.version), by, elapsed_ms
+        )
+        first = state.version + 1
+        numbered = list(enumerate(events, start=first))
+        batch = events_pb2.EventBatch(
+            match_id=hosted.match_id,
+            envelopes=[
+                events_pb2.EventEnvelope(
+                    match_id=hosted.match_id, seq=s, state_version=s, event=event_to_proto(e)
+                )
+                for s, e in numbered
+            ],
+            command_id=command_id,
+            seat=types_pb2.Seat.ValueType(enum_to_proto(seat)),
+            command=command_to_proto(cmd),
+            decision=record,
+        )
+        with tracer().start_as_current_span("nats.publish events"):
+            try:
+                stream_seq = await self.bus.publish_batch(batch, hosted.stream_seq)
+            except WriterConflict:
+                self.on_conflict(hosted)
+                raise ServiceError(
+                    grpc.StatusCode.ABORTED,
+                    "another orchestrator wrote to this match; retry the command",
+                ) from None
+        hosted.state = new_state
+        if next_legal is not None and new_state.turn_seat is not None:
+            hosted.legal_cache.seed(new_state, new_state.turn_seat, next_legal)
+        hosted.stream_seq = stream_seq
+        hosted.last_batch = list(batch.envelopes)
+        for s, e in numbered:
+            hosted.history[s] = e
+        hosted.records[first] = (seat, record)
+        hosted.clocks[seat] = clock_after
+        if command_id:
+            hosted.command_ids[command_id] = (first, new_state.version)
+        hosted.since_snapshot += 1
+        if hosted.since_snapshot >= self.snapshot_every or new_state.over:
+            hosted.since_snapshot = 0
+            self._spawn(self._snapshot(hosted))
+        hosted.opened_at = time.monotonic()
+        hosted.opened_unix_ms = unix_ms()
+        async with hosted.changed:
+            hosted.changed.notify_all()
+        hosted.wake.set()
+        for session in list(hosted.sessions.values()):
+            session.on_commit(seat, cmd, record)
+        await self._announce_turn(hosted, to_act(new_state))
+        return numbered
+
+    async def _decide(
+        self, hosted: HostedMatch, cmd: Command
+    ) -> tuple[list[Event], State, list[Command] | None]:
+        """Steps 2-4: the command's events, the state they lead to (a new object; the
+        match's state is not touched; each step's events are folded as they come, which is
+        also the last consistency check of what the services sent) and, when they were
+        listed on the way, the legal commands of that state's turn seat."""
+        state = hosted.state
+        ctx = domain_pb2.DomainContext(
+            match_id=hosted.match_id,
+            base_version=state.version,
+            base_stream_seq=hosted.stream_seq,
+            committed_tail=hosted.last_batch,
+        )
+        events = await self.clients.decide(owner(state, cmd), ctx, cmd)
+        new_state = state.clone()
+        fold(new_state, events)
+        rest, commands = at_rest(new_state)
+        if rest:
+            # Nothing to advance (most commands: the seat still has choices in its step, or
+            # a decision is open), so the turn-order round trip would return no events.  The
+            # commands listed to find that out are the next legal list: keep them.
+            return events, new_state, commands
+        ctx.pending_events.extend(event_to_proto(e) for e in events)
+        advanced = await self.clients.advance(ctx)
+        fold(new_state, advanced)
+        if not any(e.kind is EventKind.ROUND_LIMIT_REACHED for e in advanced):
+            # Scoring's verdict only ever follows the round limit (the 90-point win is
+            # checked as points are scored, inside whichever domain scores them), so the
+            # scoring hop is skipped on every other command: one round trip less.
+            return [*events, *advanced], new_state, None
+        ctx.pending_events.extend(event_to_proto(e) for e in advanced)
+        finished = await self.clients.evaluate(ctx)
+        fold(new_state, finished)
+        return [*events, *advanced, *finished], new_state, None
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _snapshot(self, hosted: HostedMatch) -> None:
+        snap = Snapshot(
+            hosted.state,
+            hosted.stream_seq,
+            dict(hosted.command_ids),
+            {seat.value: clock for seat, clock in hosted.clocks.items()},
+        )
+        try:
+            await self.bus.put_snapshot(hosted.match_id, encode(snap))
+        except Exception:  # a snapshot is an optimisation; the stream is the truth
+            log.warning("snapshot of %s failed", hosted.match_id, exc_info=True)
+
+    async def _announce_turn(self, hosted: HostedMatch, actor: Seat | None) -> None:
+        """Core NATS, fire and forget: publishing only appends to the client's buffer, so it
+        is awaited in line rather than given a task of its own."""
+        notice = json.dumps(
+            {
+                "version": hosted.state.version,
+                "to_act": actor.value if actor else "",
+                "deadline_unix_ms": hosted.deadline_unix_ms(actor) if actor else 0,
+            }
+        )
+        try:
+            await self.bus.nc.publish(turn_subject(hosted.match_id), notice.encode())
+        except Exception:
+            log.debug("turn notice failed", exc_info=True)
+
+    async def close(self) -> None:
+        """Wait for the snapshots still being written."""
+        for task in list(self._background):
+            await task

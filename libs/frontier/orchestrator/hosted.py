@@ -1,0 +1,162 @@
+"""What the orchestrator holds for each match it hosts, and the small values it hands out.
+
+One :class:`HostedMatch` per match in memory: the state at the last committed batch, the
+stream position the next publish expects, the command ids already answered, the events
+kept for watchers and idempotent replies, the seats' clocks, and the asyncio objects that
+serialise writers (``lock``) and wake readers (``changed``) and the referee (``wake``).
+Every other module of the package reads or advances one of these; only the commit path
+(:mod:`.commit`) changes the state, under the lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import grpc
+
+from frontier.bots.standing import StandingPolicy
+from frontier.engine import Seat, Team
+from frontier.engine.config import MatchConfig
+from frontier.engine.model import Command, Event
+from frontier.engine.state import State
+from frontier.runtime.matches import LoadedMatch
+from frontier.runtime.snapshot import SeatClock
+from frontier.v1 import events_pb2
+
+from .legal_cache import LegalCache, SeatLegal
+from .referee import ClockConfig
+
+
+def unix_ms() -> int:
+    return int(time.time() * 1000)
+
+
+@dataclass(slots=True)
+class HostedMatch:
+    match_id: str
+    config: MatchConfig
+    state: State
+    stream_seq: int
+    seat_by_token_hash: dict[str, str]
+    command_ids: dict[str, tuple[int, int]]
+    # events kept in memory for WatchEvents and idempotent replies: seq -> event
+    history: dict[int, Event] = field(default_factory=dict)
+    history_start: int = 1  # the first seq held in ``history``
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    changed: asyncio.Condition = field(default_factory=asyncio.Condition)
+    since_snapshot: int = 0
+    last_batch: list[events_pb2.EventEnvelope] = field(default_factory=list)
+    clock: ClockConfig = field(default_factory=ClockConfig)
+    clocks: dict[Seat, SeatClock] = field(default_factory=dict)  # seats that answered once
+    standing: dict[Seat, dict[str, StandingPolicy]] = field(default_factory=dict)
+    # first seq of each batch in ``history`` -> (acting seat, its decision record)
+    records: dict[int, tuple[Seat, events_pb2.DecisionRecord]] = field(default_factory=dict)
+    last_used: float = field(default_factory=time.monotonic)  # for unloading finished ones
+    opened_at: float = field(default_factory=time.monotonic)  # when the open decision opened
+    opened_unix_ms: int = field(default_factory=unix_ms)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)  # the referee's alarm
+    sessions: dict[Seat, SessionListener] = field(default_factory=dict)  # bot streams
+    referee: asyncio.Task[None] | None = None
+    legal_cache: LegalCache = field(default_factory=LegalCache)
+
+    def legal(self, seat: Seat) -> SeatLegal:
+        """``seat``'s legal commands now (computed once per version, see legal_cache)."""
+        return self.legal_cache.of(self.state, seat)
+
+    def clock_of(self, seat: Seat) -> SeatClock:
+        return self.clocks.get(seat) or self.clock.fresh()
+
+    def deadline_unix_ms(self, seat: Seat) -> int:
+        """When the open decision of ``seat`` times out (0: no clock)."""
+        if not self.clock.enabled:
+            return 0
+        return self.opened_unix_ms + self.clock.allowance_ms(self.clock_of(seat))
+
+
+class SessionListener(Protocol):
+    """A bot stream attached to one seat: told about every commit so it can send the next
+    decision request (and a Strike when its seat timed out)."""
+
+    def on_commit(self, seat: Seat, command: Command, record: events_pb2.DecisionRecord) -> None:
+        """Called by the single writer right after a batch is committed."""
+        ...
+
+    def poke(self) -> None:
+        """Something else changed (standing answers): look at the open decision again."""
+        ...
+
+    def close(self, code: grpc.StatusCode, reason: str) -> None:
+        """End the stream with ``code`` (a newer stream replaced it, the server drains)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    match_id: str
+    lineup: str
+    round: int
+    score_a: int
+    score_b: int
+    winner: str
+    version: int
+
+    @classmethod
+    def of(cls, match_id: str, lineup: str, state: State) -> MatchSummary:
+        return cls(
+            match_id,
+            lineup,
+            state.round,
+            state.scores[Team.A],
+            state.scores[Team.B],
+            state.winner,
+            state.version,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    events: list[tuple[int, Event]]  # (seq, event), unfiltered
+    to_act: Seat | None
+    winner: str
+
+
+class NotOwner(Exception):
+    """Another live orchestrator holds this match's lease: the request goes to it."""
+
+    def __init__(self, match_id: str, address: str) -> None:
+        super().__init__(f"match {match_id} is served by the orchestrator at {address}")
+        self.address = address
+
+
+def policies(stored: Mapping[str, str]) -> dict[str, StandingPolicy]:
+    """Stored standing answers (kind -> policy name); unknown policies are skipped."""
+    out: dict[str, StandingPolicy] = {}
+    for kind, policy in stored.items():
+        with contextlib.suppress(ValueError):
+            out[kind] = StandingPolicy(policy)
+    return out
+
+
+def valid_id(match_id: str) -> bool:
+    """Whether ``match_id`` has the form of the ids CreateMatch hands out (32 hex digits)."""
+    return len(match_id) == 32 and all(c in "0123456789abcdef" for c in match_id)
+
+
+def hosted_from(match_id: str, loaded: LoadedMatch) -> HostedMatch:
+    """A loaded match; the open decision's clock restarts now (its reserve as recorded)."""
+    return HostedMatch(
+        match_id=match_id,
+        config=loaded.config,
+        state=loaded.state,
+        stream_seq=loaded.stream_seq,
+        seat_by_token_hash=loaded.seat_by_token_hash,
+        command_ids=loaded.command_ids,
+        history_start=loaded.state.version + 1,
+        clock=ClockConfig.from_record(loaded.clock),
+        clocks={Seat(seat): clock for seat, clock in loaded.clocks.items()},
+    )
