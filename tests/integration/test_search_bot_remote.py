@@ -3,19 +3,13 @@ through BotService with only the seat's view and legal commands, within the matc
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from frontier.engine import Seat
 from frontier.stack import Stack
 from frontier.v1 import match_pb2, match_pb2_grpc
 
-from .bot_helpers import batches, create, replay
+from .bot_helpers import batches, bot_processes, create, replay
 
 pytestmark = pytest.mark.integration
 
@@ -26,25 +20,8 @@ def test_frontier_bot_kind_search_plays_within_the_clock(
     """Search on A1, random on B1; a 500 ms budget gives the search about 150 ms a decision."""
     match = create(match_stub, seed=41, max_rounds=1, decision_budget_ms=500, reserve_ms=30_000)
     address = stack.config.address("orchestrator")
-    procs = {
-        seat: subprocess.Popen(
-            [
-                str(Path(sys.executable).parent / "frontier"),
-                *("bot", "--url", address, "--match", match.match_id, "--seat", seat.value),
-                *("--kind", "search" if seat is Seat.A1 else "random", "--json"),
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "FRONTIER_SEAT_TOKEN": token},
-        )
-        for seat, token in match.tokens.items()
-    }
-    outputs = {}
-    for seat, proc in procs.items():
-        out, err = proc.communicate(timeout=180)
-        assert proc.returncode == 0, err
-        outputs[seat] = json.loads(out)
+    kinds = {seat: "search" if seat is Seat.A1 else "random" for seat in match.tokens}
+    outputs = bot_processes(address, match, kinds, timeout=180)
     view = match_stub.GetView(match_pb2.GetViewRequest(match_id=match.match_id)).view
     searcher = outputs[Seat.A1]
     assert searcher["winner"] == view.winner and searcher["decisions"] > 0
