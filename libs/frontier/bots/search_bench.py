@@ -3,8 +3,9 @@
 ``frontier tournament`` counts wins between two different bots.  Two goals of the search
 bot need other numbers, measured here in-process on one core per job:
 
-* ``timing``: the wall time of each of the search bot's decisions (only those with a real
-  choice) while it plays against greedy, as p50 / p95 / max, next to its iteration budget;
+* ``timing``: the CPU time (one core, so a busy machine does not inflate it) of each of the
+  search bot's decisions with a real choice while it plays against greedy, as p50 / p95 /
+  max, next to its iteration budget;
 * ``selfplay``: the search bot on every seat: each faction's average contribution to its
   team's score (``SeatState.vp``, R32) and how often contraband is scored at home (a
   ``contraband_validated`` event, R17/R20) per match.
@@ -56,10 +57,10 @@ def play_one(
     while (actor := actor_of(state)) is not None:
         legal = legal_commands(state, actor)
         bot = bots[actor]
-        started = time.perf_counter()
+        started = time.process_time()  # CPU time: one core, whatever else the machine runs
         cmd = bot.choose(state, actor, legal)
         if isinstance(bot, SearchBot) and len(legal) > 1:
-            times.append(time.perf_counter() - started)
+            times.append(time.process_time() - started)
         events = execute(state, cmd)
         validated += sum(1 for e in events if e.kind is EventKind.CONTRABAND_VALIDATED)
     return {
