@@ -28,6 +28,7 @@ from frontier.engine import Seat, State, execute, initial_state, legal_commands,
 from frontier.engine.cards import deck_ids
 from frontier.engine.factions.eyrie import VIZIERS, EyrieState
 from frontier.engine.lineup import R2_DEFAULT_LINEUP
+from frontier.engine.state import Decision
 from frontier.engine.sympathy import AllianceState
 from frontier.engine.view import view
 
@@ -131,3 +132,17 @@ def test_a_view_that_does_not_add_up_is_refused() -> None:
     spectator = {**shown, "viewer": "spectator"}
     with pytest.raises(ViewMismatch):
         ViewModel(spectator)
+
+
+def test_a_queued_decision_shows_only_to_its_seat() -> None:
+    """The view lists the first open decision for everyone, a queued one only for its seat
+    (its existence may say something of that seat's hand)."""
+    state = initial_state(make_config(seed=0, lineup="A=marquise;B=marquise"))
+    state.decisions = [
+        Decision(Seat.A1, "cobbler"),
+        Decision(Seat.B1, "field_hospitals", clearing="autumn.fox1"),
+    ]
+    assert [d["seat"] for d in view(state, Seat.A1)["decisions"]] == ["A1"]
+    assert [d["seat"] for d in view(state, Seat.B1)["decisions"]] == ["A1", "B1"]
+    assert [d["seat"] for d in view(state, None)["decisions"]] == ["A1"]
+    assert view(state, Seat.B1)["decisions"][1]["kind"] == "field_hospitals"

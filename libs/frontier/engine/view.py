@@ -106,7 +106,14 @@ def view(state: State, viewer: Seat | None) -> dict[str, Any]:
         "actions": state.actions,
         # Public facts the rules read, so that a seat's view plus a guess at the hidden
         # parts rebuilds a state the engine can play on (the search bot's determinization):
-        "decisions": [_decision(d) for d in state.decisions],  # every open one, in order
+        # the open decisions in order: the first (public, as "decision" above) and the
+        # viewer's own; another seat's queued decision stays hidden until it comes first,
+        # as its existence may say something of that seat's hand
+        "decisions": [
+            _decision(d)
+            for i, d in enumerate(state.decisions)
+            if i == 0 or (viewer is not None and d.seat is viewer)
+        ],
         "march_left": state.march_left,
         "used": dict(sorted(state.used.items())),  # per-turn counters (public events)
         "options": {
