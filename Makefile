@@ -81,10 +81,11 @@ run: venv proto ## Start NATS + all services, play one bot match through MatchSe
 test: venv proto node-bot ## Run the test suite (extra args: make test PYTEST_ARGS='-k wire')
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-lint: venv proto ## ruff (check + format), mypy --strict, buf lint
+lint: venv proto ## ruff (check + format), mypy --strict, import-linter (the layers), buf lint
 	$(BIN)/ruff check libs services tests bench setup.py
 	$(BIN)/ruff format --check libs services tests bench setup.py
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 	cd $(PROTO_ROOT) && $(abspath $(BIN))/buf lint
 
 bench: venv proto ## Benchmark the rules engine
@@ -157,7 +158,7 @@ constraints: ## Re-pin constraints.txt to the newest versions that resolve (then
 	  "$$tmp/venv/bin/python" -m pip freeze --exclude frontier; } > constraints.txt
 
 clean: ## Remove .venv, generated code, caches and build output
-	rm -rf $(VENV) build dist var .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) build dist var .mypy_cache .import_linter_cache .ruff_cache .pytest_cache .hypothesis .grimp_cache
 	rm -rf $(NODE_BOT)/node_modules
 	rm -f frontier_engine__mypyc.*.so && find libs/frontier/engine -name '*.so' -delete
 	rm -f $(PROTO_STAMP) $(GEN_DIR)/*_pb2.py $(GEN_DIR)/*_pb2.pyi $(GEN_DIR)/*_pb2_grpc.py $(GEN_DIR)/*_pb2_grpc.pyi

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from frontier.bots import sdk
-from frontier.cli import main
+from frontier.cli.main import main
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from frontier.cli import main
+from frontier.cli.main import main
 
 PLAY_KEYS = {"winner", "scores", "rounds", "commands", "state_hash", "reason", "seed", "lineup"}
 BENCH_KEYS = {

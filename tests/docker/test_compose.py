@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import grpc
 import pytest
 
-from frontier.load import ROUND_ROBIN
+from frontier.play.load import ROUND_ROBIN
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 from tests.integration.client import Match
 from tests.integration.stream_check import check_stream

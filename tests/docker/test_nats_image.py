@@ -12,7 +12,7 @@ from nats.js.api import StreamConfig
 from testcontainers.community.nats import NatsContainer
 from testcontainers.core.config import testcontainers_config
 
-from frontier.stack import free_port
+from frontier.ops.stack import free_port
 
 from .support import NATS_IMAGE, host_network
 

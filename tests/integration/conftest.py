@@ -8,7 +8,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from frontier.stack import Stack, StackConfig
+from frontier.ops.stack import Stack, StackConfig
 from frontier.v1 import match_pb2_grpc
 
 

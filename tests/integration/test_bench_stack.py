@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from frontier.cli import main
-from frontier.load import play_many
-from frontier.stack import Stack
+from frontier.cli.main import main
+from frontier.ops.stack import Stack
+from frontier.play.load import play_many
 
 from .client import MIRROR
 

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from frontier.engine import Seat
-from frontier.stack import Stack
+from frontier.ops.stack import Stack
 from frontier.v1 import bot_pb2, match_pb2, match_pb2_grpc
 
 from .bot_helpers import Created, RawStream, create

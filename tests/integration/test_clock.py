@@ -16,8 +16,8 @@ import pytest
 from frontier.bots import default_command
 from frontier.bots.sdk import BotClient, RandomStrategy
 from frontier.engine import Seat, legal_commands
+from frontier.ops.stack import Stack, StackConfig
 from frontier.orchestrator import referee
-from frontier.stack import Stack, StackConfig
 from frontier.v1 import match_pb2, match_pb2_grpc
 from frontier.wire.convert import command_from_proto
 

@@ -1,4 +1,4 @@
-"""``python -m frontier.compose_bot``, the compose stack's bots, against a real stack."""
+"""``python -m frontier.ops.compose_bot``, the compose stack's bots, against a real stack."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from frontier.compose_bot import BotOptions, main, parse_args, play
-from frontier.stack import Stack
+from frontier.ops.compose_bot import BotOptions, main, parse_args, play
+from frontier.ops.stack import Stack
 
 from .client import MIRROR
 

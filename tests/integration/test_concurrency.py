@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from frontier.load import play_many
-from frontier.stack import Stack
+from frontier.ops.stack import Stack
+from frontier.play.load import play_many
 
 from .client import MIRROR
 from .stream_check import check_stream

@@ -11,10 +11,10 @@ from pathlib import Path
 import grpc
 import pytest
 
-from frontier.load import ROUND_ROBIN, MatchRun, play_match
+from frontier.ops.stack import Stack, StackConfig
 from frontier.orchestrator.leases import Leases
+from frontier.play.load import ROUND_ROBIN, MatchRun, play_match
 from frontier.runtime.bus import Bus
-from frontier.stack import Stack, StackConfig
 from frontier.v1 import match_pb2, match_pb2_grpc
 
 from .client import MIRROR

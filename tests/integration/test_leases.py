@@ -9,9 +9,9 @@ from pathlib import Path
 import nats
 import pytest
 
+from frontier.ops.stack import _wait_port, free_port, nats_server_binary
 from frontier.orchestrator.leases import LeaseLost, Leases
 from frontier.runtime.bus import LEASES_BUCKET
-from frontier.stack import _wait_port, free_port, nats_server_binary
 
 pytestmark = pytest.mark.integration
 

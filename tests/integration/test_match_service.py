@@ -12,8 +12,8 @@ import pytest
 from frontier.engine import Seat
 from frontier.engine.lineup import R2_DEFAULT_LINEUP
 from frontier.engine.model import Command, CommandKind, EventKind
-from frontier.remote_match import play_remote
-from frontier.stack import Stack
+from frontier.ops.stack import Stack
+from frontier.play.remote_match import play_remote
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 from frontier.wire.convert import command_to_proto, enum_from_proto
 

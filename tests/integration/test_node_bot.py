@@ -17,7 +17,7 @@ import pytest
 
 from frontier.bots.sdk import BotClient, RandomStrategy
 from frontier.engine import Seat
-from frontier.stack import Stack
+from frontier.ops.stack import Stack
 from frontier.v1 import match_pb2, match_pb2_grpc
 
 from .bot_helpers import MIRROR, batches, create, replay

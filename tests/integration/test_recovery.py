@@ -13,7 +13,7 @@ import grpc
 import pytest
 
 from frontier.engine import Seat
-from frontier.stack import Stack
+from frontier.ops.stack import Stack
 from frontier.v1 import match_pb2, match_pb2_grpc
 from frontier.wire.convert import enum_from_proto
 

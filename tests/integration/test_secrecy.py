@@ -36,8 +36,8 @@ from frontier.engine.cards import catalog
 from frontier.engine.lineup import R2_DEFAULT_LINEUP
 from frontier.engine.model import Item
 from frontier.engine.view import can_see_hand, event_for
+from frontier.ops.stack import Stack
 from frontier.orchestrator import referee
-from frontier.stack import Stack
 from frontier.v1 import match_pb2, match_pb2_grpc
 from frontier.wire.convert import command_from_proto, enum_from_proto, event_from_proto
 

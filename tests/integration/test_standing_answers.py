@@ -23,9 +23,9 @@ from frontier.engine import (
     make_config,
     to_act,
 )
-from frontier.match_runner import bot_seed
+from frontier.ops.stack import Stack
 from frontier.orchestrator import referee
-from frontier.stack import Stack
+from frontier.play.match_runner import bot_seed
 from frontier.v1 import match_pb2, match_pb2_grpc
 from frontier.wire.convert import command_to_proto
 

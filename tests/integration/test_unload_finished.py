@@ -9,7 +9,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from frontier.stack import Stack, StackConfig
+from frontier.ops.stack import Stack, StackConfig
 from frontier.v1 import match_pb2, match_pb2_grpc
 
 from .client import Match

@@ -26,7 +26,7 @@ from frontier.bots import GreedyBot, RandomBot
 from frontier.bots.determinize import ViewMismatch, ViewModel
 from frontier.engine import Seat, State, execute, initial_state, legal_commands, make_config, to_act
 from frontier.engine.cards import deck_ids
-from frontier.engine.factions.eyrie import VIZIERS, EyrieState
+from frontier.engine.factions.eyrie_board import VIZIERS, EyrieState
 from frontier.engine.lineup import R2_DEFAULT_LINEUP
 from frontier.engine.state import Decision
 from frontier.engine.sympathy import AllianceState

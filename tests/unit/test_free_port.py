@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import socket
 
-from frontier.stack import PORTS_FROM, _ephemeral_low, free_port
+from frontier.ops.stack import PORTS_FROM, _ephemeral_low, free_port
 
 
 def test_free_ports_are_distinct_bindable_and_below_the_ephemeral_range() -> None:

@@ -7,7 +7,6 @@ import json
 
 import pytest
 
-from frontier import tournament
 from frontier.bots import GreedyBot, GreedyViewBot, RandomBot, make_bot
 from frontier.bots.greedy import POINT, view_score
 from frontier.engine import (
@@ -24,6 +23,7 @@ from frontier.engine import (
 from frontier.engine.cards import catalog
 from frontier.engine.hashing import state_hash
 from frontier.engine.view import view
+from frontier.play import tournament
 
 MIRROR = "A=marquise;B=marquise"
 

@@ -1,4 +1,4 @@
-"""``python -m frontier.healthcheck``: the containers' health checks."""
+"""``python -m frontier.ops.healthcheck``: the containers' health checks."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import grpc
 import pytest
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from frontier.healthcheck import check_grpc, check_heartbeat, default_address, main
-from frontier.stack import free_port
+from frontier.ops.healthcheck import check_grpc, check_heartbeat, default_address, main
+from frontier.ops.stack import free_port
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ import pytest
 
 from frontier.bots import RandomBot
 from frontier.engine import Seat, initial_state, make_config
-from frontier.match_runner import play_match
+from frontier.play.match_runner import play_match
 
 LINEUPS = [
     "A=marquise;B=marquise",

@@ -17,7 +17,7 @@ from frontier.engine import (
     make_config,
 )
 from frontier.engine.hashing import state_hash
-from frontier.match_runner import (
+from frontier.play.match_runner import (
     MatchAborted,
     RoundSummary,
     bot_seed,

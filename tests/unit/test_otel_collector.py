@@ -16,8 +16,8 @@ from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 
-from frontier.healthcheck import check_grpc
-from frontier.stack import free_port
+from frontier.ops.healthcheck import check_grpc
+from frontier.ops.stack import free_port
 from services.otel_collector.collector import (
     CollectorSettings,
     JsonLinesSink,

@@ -10,8 +10,8 @@ import pytest
 
 from frontier.bots import make_bot
 from frontier.engine import make_config
-from frontier.match_runner import MatchResult, play_match, seat_bots
-from frontier.replay import (
+from frontier.play.match_runner import MatchResult, play_match, seat_bots
+from frontier.play.replay import (
     REPLAY_FORMAT,
     Replay,
     ReplayError,

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from frontier.bots import search_bench
+from frontier.bench import search as search_bench
 
 MIRROR = "A=marquise;B=marquise"
 

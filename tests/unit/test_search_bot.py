@@ -30,8 +30,8 @@ from frontier.engine.lineup import R2_DEFAULT_LINEUP
 from frontier.engine.model import Item
 from frontier.engine.state import DroppedItem
 from frontier.engine.view import view
-from frontier.match_runner import play_match, seat_bots
 from frontier.orchestrator.referee import ClockConfig
+from frontier.play.match_runner import play_match, seat_bots
 
 ITERATIONS = 12
 

@@ -30,7 +30,7 @@ from typing import Any
 
 from frontier.engine import rng
 from frontier.engine.cards import deck_ids
-from frontier.engine.factions.eyrie import VIZIERS, EyrieState
+from frontier.engine.factions.eyrie_board import VIZIERS, EyrieState
 from frontier.engine.model import Character, Faction, Item, Seat, Team
 from frontier.engine.state import (
     Battle,

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from .decide import to_act
-from .factions import rules_for
 from .model import Event, EventKind, Seat
+from .registry import rules_for
 from .state import Decision, DroppedItem, State
 from .vagabond_state import pawns_in
 

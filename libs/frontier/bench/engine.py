@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from frontier.bots import make_bot
 from frontier.engine import MatchConfig, initial_state, make_config
 from frontier.engine.lineup import default_lineup
-from frontier.match_runner import play, seat_bots
+from frontier.play.match_runner import play, seat_bots
 
 BOT = "random"
 DEFAULT_MATCHES = 20

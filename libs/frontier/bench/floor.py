@@ -28,8 +28,8 @@ from nats.aio.client import Client as NatsClient
 from nats.js.api import StorageType, StreamConfig
 
 from frontier.engine.rng import seed_state
-from frontier.load import think_time
-from frontier.stack import StackConfig
+from frontier.ops.stack import StackConfig
+from frontier.play.load import think_time
 
 HOT_SAMPLES = 300
 STREAM = "FRONTIER_BENCH_FLOOR"

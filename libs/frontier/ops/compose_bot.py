@@ -1,11 +1,11 @@
-"""``python -m frontier.compose_bot``: keep playing bot matches through one orchestrator.
+"""``python -m frontier.ops.compose_bot``: keep playing bot matches through one orchestrator.
 
 The bots of docker-compose.yml: a client like any other, outside the server, that creates a
 match through ``MatchService``, plays every seat with seeded random choices among the legal
-command ids (:func:`frontier.load.play_match`, which retries a failed submit with the same
+command ids (:func:`frontier.play.load.play_match`, which retries a failed submit with the same
 command id, so a match survives a restarted service) and starts the next one::
 
-    python -m frontier.compose_bot --url dns:///orchestrator:50051 [--matches 0] [--pause 1]
+    python -m frontier.ops.compose_bot --url dns:///orchestrator:50051 [--matches 0] [--pause 1]
                                    [--lineup L] [--seed N] [--heartbeat FILE]
 
 ``--url`` is any gRPC target.  With several addresses (``dns:///orchestrator:50051``: every
@@ -19,7 +19,7 @@ Every flag can also come from the environment (``FRONTIER_BOT_URL``, ``FRONTIER_
 compose files set them.  Each finished match prints one JSON line (``match_id``, ``seed``,
 ``winner``, ``commands``, ``retries``, ``p50_ms``); a match that fails is logged and the next
 one starts.  The heartbeat file is touched at start and after every match, for the
-container's health check (``python -m frontier.healthcheck --heartbeat FILE``).  ``--matches
+container's health check (``python -m frontier.ops.healthcheck --heartbeat FILE``).  ``--matches
 0`` plays until SIGTERM (exit status 0); otherwise the bot stops at the first failed match,
 with exit status 1.
 """
@@ -41,7 +41,7 @@ from pathlib import Path
 
 import grpc
 
-from frontier.load import MatchRun, play_match
+from frontier.play.load import MatchRun, play_match
 from frontier.v1 import match_pb2_grpc
 
 log = logging.getLogger("frontier.compose_bot")
@@ -67,7 +67,7 @@ class BotTally:
 
 
 def parse_args(argv: Sequence[str] | None, env: Mapping[str, str]) -> BotOptions:
-    parser = argparse.ArgumentParser(prog="python -m frontier.compose_bot", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m frontier.ops.compose_bot", description=__doc__)
     parser.add_argument(
         "--url",
         default=env.get("FRONTIER_BOT_URL", ""),

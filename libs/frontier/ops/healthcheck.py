@@ -1,12 +1,12 @@
-"""Container health checks: ``python -m frontier.healthcheck [HOST:PORT]``.
+"""Container health checks: ``python -m frontier.ops.healthcheck [HOST:PORT]``.
 
-* ``python -m frontier.healthcheck [HOST:PORT] [--service NAME]``: exit 0 when the gRPC server
+* ``python -m frontier.ops.healthcheck [HOST:PORT] [--service NAME]``: exit 0 when the gRPC server
   answers ``grpc.health.v1.Health/Check`` with SERVING (every Frontier service and the OTel
   collector serve it).  Without an address it checks the server of its own container:
   ``$FRONTIER_HOST:$FRONTIER_PORT``, with 127.0.0.1 for a wildcard host, so one health check
   line serves every service of docker-compose.yml.
-* ``python -m frontier.healthcheck --heartbeat FILE [--max-age S]``: exit 0 when FILE was
-  touched within S seconds, for processes that serve no port (``frontier.compose_bot``).
+* ``python -m frontier.ops.healthcheck --heartbeat FILE [--max-age S]``: exit 0 when FILE was
+  touched within S seconds, for processes that serve no port (``frontier.ops.compose_bot``).
 
 Exit status 1 with one line on stderr when unhealthy (Docker keeps it in the health log), 2
 for bad arguments.
@@ -64,7 +64,7 @@ def check_heartbeat(path: Path, max_age: float, now: float | None = None) -> str
 
 
 def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m frontier.healthcheck", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m frontier.ops.healthcheck", description=__doc__)
     parser.add_argument("address", nargs="?", help="HOST:PORT (default: this container's own)")
     parser.add_argument("--service", default="", help="health service name (default: server)")
     parser.add_argument("--timeout", type=float, default=3.0, help="seconds (default 3)")

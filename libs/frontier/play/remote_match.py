@@ -24,7 +24,7 @@ from frontier.engine.model import EventKind
 from frontier.engine.pieces import BUILDINGS, WARRIOR
 from frontier.engine.rng import below, seed_state
 from frontier.engine.view import event_for
-from frontier.replay import REPLAY_FORMAT, Replay
+from frontier.play.replay import REPLAY_FORMAT, Replay
 from frontier.v1 import match_pb2, match_pb2_grpc
 from frontier.wire.convert import command_from_proto, enum_from_proto, event_from_proto
 

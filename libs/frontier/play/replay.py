@@ -40,7 +40,7 @@ from frontier.engine import (
     initial_state,
 )
 from frontier.engine.hashing import state_hash
-from frontier.match_runner import MatchResult
+from frontier.play.match_runner import MatchResult
 
 REPLAY_FORMAT = "frontier.replay/1"
 

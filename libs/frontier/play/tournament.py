@@ -5,7 +5,7 @@ Design of a fair comparison:
 * Every pair of bots plays each seed twice, once with each bot on team A and once on team B,
   so neither the seat order (team A moves first) nor a lucky seed favours one bot.
 * A bot plays every seat of its team; each seat gets its own instance, seeded from the
-  match seed (:func:`frontier.match_runner.bot_seed`), so a tournament is reproducible from
+  match seed (:func:`frontier.play.match_runner.bot_seed`), so a tournament is reproducible from
   its arguments and gives the same numbers with any ``jobs``.
 * A win rate counts wins over games (a draw is not a win) with the Wilson score interval,
   which stays inside [0, 1] and behaves at small counts and at rates near 0 or 1, where the
@@ -27,7 +27,7 @@ from typing import TextIO
 
 from frontier.bots import Bot, make_bot
 from frontier.engine import Seat, Team, make_config
-from frontier.match_runner import bot_seed, play_match
+from frontier.play.match_runner import bot_seed, play_match
 
 Z95 = 1.959963984540054  # the standard normal quantile for a two-sided 95% interval
 

@@ -1,4 +1,8 @@
-"""``frontier stack ...``: run the distributed server locally, and play a match through it."""
+"""``frontier stack up|play``: run the distributed server locally, and play a match through it.
+
+``up`` runs until Ctrl-C; ``play`` starts a stack on free ports, plays one bot match through
+MatchService, checks it against the in-process engine and stops (what ``make run`` runs).
+"""
 
 from __future__ import annotations
 
@@ -10,10 +14,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from frontier import replay as replays
 from frontier.engine.lineup import default_lineup
-from frontier.remote_match import play_remote
-from frontier.stack import DOMAINS, Stack, StackConfig
+from frontier.ops.stack import DOMAINS, Stack, StackConfig
+from frontier.play import replay as replays
+from frontier.play.remote_match import play_remote
 
 DEFAULT_WORKDIR = Path("var/stack")
 

@@ -2,10 +2,12 @@
 
 Reports SubmitCommand latency (p50, p99), throughput, and — measured in the same run, since
 machines are noisy — the *floor*: one bare gRPC unary call plus one JetStream publish-ack,
-the least any accepted command must cost (see bench_floor: ``floor_p50_ms`` is taken in the
-same conditions as the commands, back to back or paced like them, and ``floor_hot_p50_ms``
-always back to back).  ``ratio_p50`` = p50 / floor p50.  Memory per match is the growth of
-the services' resident memory divided by the matches they hold.
+the least any accepted command must cost (see :mod:`frontier.bench.floor`: ``floor_p50_ms``
+is taken in the same conditions as the commands, back to back or paced like them, and
+``floor_hot_p50_ms`` always back to back).  ``ratio_p50`` = p50 / floor p50.  Memory per
+match is the growth of the services' resident memory divided by the matches they hold.
+
+The command line is in :mod:`frontier.cli.bench`.
 
 ``--think-ms`` gives every player a think time before each command.  Without it each match
 submits as soon as the last reply arrives, so N matches keep N requests queued at all times
@@ -16,19 +18,16 @@ is how many matches one stack *holds*.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import json
 import statistics
 import tempfile
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from frontier.bench_floor import hot_floor, paced_floor
-from frontier.load import MatchRun, play_many
-from frontier.stack import DOMAINS, Stack, StackConfig
+from frontier.bench.floor import hot_floor, paced_floor
+from frontier.ops.stack import DOMAINS, Stack, StackConfig
+from frontier.play.load import MatchRun, play_many
 
 
 @dataclass
@@ -126,40 +125,3 @@ async def _play(
     finally:
         done.set()
     return runs, await probing
-
-
-def add_bench_stack(targets: Any) -> None:
-    parser = targets.add_parser("stack", help="concurrent bot matches through a local stack")
-    parser.add_argument("--matches", type=int, default=20, help="concurrent matches (20)")
-    parser.add_argument("--lineup", default="A=marquise;B=marquise", help="lineup")
-    parser.add_argument("--sync", default="always", help="JetStream sync_interval (always)")
-    parser.add_argument(
-        "--orchestrators", type=int, default=1, help="orchestrators sharing the matches (1)"
-    )
-    parser.add_argument(
-        "--think-ms",
-        type=float,
-        default=0.0,
-        help="mean time each player thinks before a command (0: submit at once, which "
-        "saturates the stack; a real bot or person takes time to choose)",
-    )
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.set_defaults(run=_main)
-
-
-def _main(args: argparse.Namespace) -> int:
-    if args.think_ms < 0:
-        raise SystemExit("--think-ms must be >= 0")
-    result = run(
-        args.matches,
-        args.lineup,
-        args.sync,
-        orchestrators=args.orchestrators,
-        think_ms=args.think_ms,
-    )
-    if args.json:
-        print(json.dumps(asdict(result)))
-    else:
-        for key, value in asdict(result).items():
-            print(f"{key:<20} {value}")
-    return 0

@@ -25,14 +25,11 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from frontier.bots import Bot, SearchBot, make_bot
 from frontier.engine import EventKind, Seat, execute, initial_state, legal_commands, make_config
 from frontier.engine import to_act as actor_of
 from frontier.engine.lineup import R2_DEFAULT_LINEUP
-from frontier.match_runner import bot_seed
-
-from .base import Bot
-from .registry import make_bot
-from .search import SearchBot
+from frontier.play.match_runner import bot_seed
 
 
 def _faction(state_seat: Any) -> str:

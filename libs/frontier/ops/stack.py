@@ -119,7 +119,7 @@ class StackConfig:
 
     @property
     def orchestrator_target(self) -> str:
-        """A gRPC target naming every orchestrator (use with round_robin: see load.py)."""
+        """A gRPC target naming every orchestrator (for round_robin: see frontier.play.load)."""
         return "ipv4:" + ",".join(self.address(n) for n in self.orchestrator_names)
 
     @property

@@ -1,0 +1,67 @@
+"""``frontier tournament``: bots against bots in-process, win rates with 95% intervals.
+
+    frontier tournament [--matches 200] [--lineup L ...] [--bots greedy,random] [--json]
+
+It plays many matches with the engine in this process, shows a progress bar on stderr and
+prints win rates with 95% confidence intervals; exit status 1 when a match could not be
+played to its end (the seeds are printed).  The tournament itself is
+:mod:`frontier.play.tournament`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from frontier.bots import bot_names
+from frontier.cli.usage import EXIT_FAILED, EXIT_OK, UsageError, positive_int
+from frontier.engine import make_config
+from frontier.play import tournament
+
+DEFAULT_TOURNAMENT_LINEUP = "A=marquise;B=marquise"
+
+
+def add_tournament_command(commands: Any) -> None:
+    tour = commands.add_parser(
+        "tournament", help="bots against bots in-process: win rates with 95%% intervals"
+    )
+    tour.add_argument(
+        "--matches", type=positive_int, default=200, help="matches per lineup (default 200)"
+    )
+    tour.add_argument(
+        "--lineup",
+        action="append",
+        default=None,
+        help=f"a lineup; repeat for several (default {DEFAULT_TOURNAMENT_LINEUP!r})",
+    )
+    tour.add_argument(
+        "--bots",
+        default="greedy,random",
+        help=f"comma-separated bots, at least two (known: {', '.join(bot_names())})",
+    )
+    tour.add_argument("--seed", type=int, default=0, help="seed of the first match (default 0)")
+    tour.add_argument("--jobs", type=positive_int, default=1, help="processes (default 1)")
+    tour.add_argument("--json", action="store_true", help="print one JSON object")
+    tour.add_argument("--quiet", action="store_true", help="no progress bar")
+    tour.set_defaults(run=_tournament)
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    unknown = [b for b in bots if b not in bot_names()]
+    if unknown:
+        raise UsageError(f"unknown bot(s) {', '.join(unknown)}; known: {', '.join(bot_names())}")
+    if len(set(bots)) < 2 or len(set(bots)) != len(bots):
+        raise UsageError("--bots needs at least two different bots, each once")
+    lineups = args.lineup or [DEFAULT_TOURNAMENT_LINEUP]
+    for lineup in lineups:
+        make_config(lineup=lineup)  # InvalidConfig: exit 2 with the reason
+    progress = None if args.quiet else tournament.ProgressBar(sys.stderr)
+    result = tournament.run(lineups, bots, args.matches, args.seed, args.jobs, progress)
+    if args.json:
+        print(json.dumps(result.as_json()))
+    else:
+        print(tournament.report(result))
+    return EXIT_FAILED if result.errors else EXIT_OK
