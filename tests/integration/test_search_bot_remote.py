@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from frontier.engine import Seat
-from frontier.stack import Stack
+from frontier.ops.stack import Stack
 from frontier.v1 import match_pb2, match_pb2_grpc
 
 from .bot_helpers import batches, bot_processes, create, replay
