@@ -16,7 +16,8 @@ strikes, and reconnects when the stream breaks (the server then sends the open d
 again).  It returns once the server says MatchOver.
 
 What a bot sees is exactly what its seat may see: ``decision.view`` (the seat's view as
-JSON, as in ``GetView``) and ``decision.legal``.  It never gets the match state, the seed or
+JSON, as in ``GetView``), ``decision.typed_view`` (the same as a ``frontier.v1.View``) and
+``decision.legal`` (ids, commands and labels).  It never gets the match state, the seed or
 another seat's hand.
 """
 
@@ -33,7 +34,7 @@ from typing import Any, Protocol
 import grpc
 
 from frontier.engine import Command, Seat, rng
-from frontier.v1 import bot_pb2, bot_pb2_grpc
+from frontier.v1 import bot_pb2, bot_pb2_grpc, types_pb2
 from frontier.wire.convert import command_from_proto, enum_from_proto
 
 from .greedy import ViewGreedy
@@ -60,6 +61,7 @@ class Choice:
 
     id: str
     command: Command
+    label: str = ""  # the server's English label ("March 2 warriors Hill → Creek")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +77,7 @@ class Decision:
     budget_ms: int
     reserve_ms: int
     server_time_unix_ms: int
+    typed_view: types_pb2.View = field(default_factory=types_pb2.View)  # the same, typed
 
     def time_left_ms(self) -> float | None:
         """Milliseconds until the deadline by the server's clock (None: no deadline)."""
@@ -89,11 +92,12 @@ class Decision:
             kind=request.kind,
             seat=seat,
             view=json.loads(request.view.json) if request.view.json else {},
-            legal=[Choice(c.id, command_from_proto(c.command)) for c in request.legal],
+            legal=[Choice(c.id, command_from_proto(c.command), c.label) for c in request.legal],
             deadline_unix_ms=request.deadline_unix_ms,
             budget_ms=request.budget_ms,
             reserve_ms=request.reserve_ms,
             server_time_unix_ms=request.server_time_unix_ms,
+            typed_view=request.view,
         )
 
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from .board import board
 from .decide import to_act
 from .model import Event, EventKind, Seat
+from .pieces import open_slots, rulers
 from .registry import rules_for
 from .state import Decision, DroppedItem, State
 from .vagabond_state import pawns_in
@@ -71,12 +73,17 @@ def view(state: State, viewer: Seat | None) -> dict[str, Any]:
     if viewer is not None:
         known = {s.value: list(cards) for s, cards in state.known_hands.get(viewer, {}).items()}
     clearings = []
+    b = board()
+    rulers_now = rulers(state)
     for cid, per_seat in state.pieces.items():
         clearings.append(
             {
                 "id": cid,
                 "suit": state.suits[cid],
                 "ruin_items": len(state.ruins.get(cid, ())),
+                "ruin_explored": b.clearings[cid].ruin and not state.ruins.get(cid),
+                "ruler": ruled.value if (ruled := rulers_now[cid]) else "",
+                "open_slots": open_slots(state, cid),
                 "pawns": [s.value for s in pawns_in(state, cid)],  # Vagabonds (not pieces)
                 "pieces": {
                     s.value: {k: n for k, n in sorted(kinds.items()) if n}
