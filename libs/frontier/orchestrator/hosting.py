@@ -109,6 +109,7 @@ class Hosting:
             "config": config.model_dump(),
             "tokens": seat_by_hash,
             "clock": clock.as_record(),
+            "seed_fixed": bool(seed),  # GetMatchInfo: the creator may know the deal
         }
         await self.bus.put_match(match_id, record)
         if self.leases is not None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -20,9 +19,11 @@ from frontier.wire.convert import (
     enum_to_proto,
     event_to_proto,
 )
+from frontier.wire.view import view_to_proto
 
 from .core import Orchestrator
 from .hosted import HostedMatch, NotOwner, valid_id
+from .match_info import game_data_response, match_info_response
 from .peers import FORWARDED, Peers, refuse_second_hop
 from .referee import ClockConfig, InvalidClock
 
@@ -69,19 +70,7 @@ def _answers_message(answers: dict[str, StandingPolicy]) -> list[match_pb2.Stand
 
 
 def view_message(hosted: HostedMatch, viewer: Seat | None) -> types_pb2.View:
-    data = view(hosted.state, viewer)
-    actor = data["to_act"]
-    return types_pb2.View(
-        viewer=_seat_proto(viewer),
-        round=hosted.state.round,
-        step=hosted.state.step,
-        to_act=_seat_proto(Seat(actor) if actor else None),
-        score_a=data["scores"]["A"],
-        score_b=data["scores"]["B"],
-        version=hosted.state.version,
-        winner=hosted.state.winner,
-        json=json.dumps(data, sort_keys=True),
-    )
+    return view_to_proto(view(hosted.state, viewer))
 
 
 def routed(method: Callable[..., Awaitable[R]]) -> Callable[..., Awaitable[R]]:
@@ -280,3 +269,19 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         _require_match_id(request.match_id)
         text = await self.core.export_replay(request.match_id, request.seat_token)
         return match_pb2.ExportReplayResponse(json=text)
+
+    @grpc_errors
+    async def GetGameData(
+        self, request: match_pb2.GetGameDataRequest, context: GrpcContext
+    ) -> match_pb2.GetGameDataResponse:
+        return game_data_response()
+
+    @grpc_errors
+    @routed
+    async def GetMatchInfo(
+        self, request: match_pb2.GetMatchInfoRequest, context: GrpcContext
+    ) -> match_pb2.GetMatchInfoResponse:
+        _require_match_id(request.match_id)
+        hosted = await self.core.get(request.match_id)
+        viewer = self.core.viewer_for(hosted, request.seat_token)
+        return await match_info_response(self.core, hosted, viewer)

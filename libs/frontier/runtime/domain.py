@@ -26,11 +26,11 @@ from frontier.engine.state import State
 from frontier.v1 import domain_pb2, types_pb2
 from frontier.wire.convert import (
     command_from_proto,
-    command_to_proto,
     enum_from_proto,
     event_from_proto,
     event_to_proto,
 )
+from frontier.wire.labels import legal_command_to_proto
 
 from .errors import ServiceError, abort, status_for
 from .projection import Projections
@@ -98,7 +98,7 @@ class DomainCore:
         out: list[types_pb2.LegalCommand] = []
         for cmd in legal_commands(state, seat):
             if owner(state, cmd) is self.domain:
-                out.append(types_pb2.LegalCommand(id=cmd.key(), command=command_to_proto(cmd)))
+                out.append(legal_command_to_proto(cmd))
         return out
 
     async def advance(self, ctx_msg: domain_pb2.DomainContext) -> domain_pb2.DomainEvents:
