@@ -57,6 +57,9 @@ def start(
         clearing=clearing,
         piece="looting" if looting else "",  # R28: a Vagabond declares Looting with the battle
     )
+    started = rules_for(ctx.state.lineup[attacker].faction).battle_started
+    if started is not None and ctx.state.battle is not None:
+        started(ctx, ctx.state.battle)
     run(ctx)
 
 
