@@ -1,11 +1,14 @@
 #!/usr/bin/env node
-// A random bot for Frontier in Node.js: proof that a bot needs nothing but proto/ and gRPC.
+// A bot for Frontier in Node.js: proof that a bot needs nothing but proto/ and gRPC.
 //
 //   node bot.js --url HOST:PORT --match ID --seat A1 --token TOKEN [--seed N]
+//               [--policy random|planner]
 //
-// It loads proto/frontier/v1/bot.proto at run time with @grpc/proto-loader (no generated
-// code), opens one BotService.Play stream for its seat, says Hello, and answers every
-// DecisionRequest with a legal command id chosen by a seeded generator.  A rejected answer
+// It loads proto/frontier/v1/bot.proto and match.proto at run time with @grpc/proto-loader
+// (no generated code), opens one BotService.Play stream for its seat, says Hello, and
+// answers every DecisionRequest with a legal command id: chosen by a seeded generator
+// (--policy random, the default), or by planner.js (--policy planner), which first fetches
+// MatchService.GetGameData and then plans from the typed view and that static data only.  A rejected answer
 // is answered again with another legal id (the decision stays open until its deadline); a
 // broken stream is reopened, and the server re-sends the open decision.  At MatchOver it
 // prints one JSON line ({"seat", "winner", "score_a", "score_b", "decisions", ...}) and exits
@@ -16,23 +19,29 @@
 const path = require('path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
+const { makePlanner } = require('./planner');
 
 const PROTO_ROOT = path.resolve(__dirname, '..', '..', 'proto');
 const RECONNECTABLE = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED, grpc.status.INTERNAL]);
 const MAX_RECONNECTS = 20;
 
 function parseArgs(argv) {
-  const args = { seed: '0', token: process.env.FRONTIER_SEAT_TOKEN || '' };
+  const args = { seed: '0', policy: 'random', token: process.env.FRONTIER_SEAT_TOKEN || '' };
   for (let i = 0; i < argv.length; i += 1) {
     const key = argv[i];
     if (!key.startsWith('--') || i + 1 >= argv.length) {
-      throw new Error(`bad argument ${key}; usage: --url HOST:PORT --match ID --seat A1 --token T [--seed N]`);
+      throw new Error(
+        `bad argument ${key}; usage: --url HOST:PORT --match ID --seat A1 --token T [--seed N] [--policy random|planner]`,
+      );
     }
     args[key.slice(2)] = argv[i + 1];
     i += 1;
   }
   for (const required of ['url', 'match', 'seat', 'token']) {
     if (!args[required]) throw new Error(`--${required} is required`);
+  }
+  if (!['random', 'planner'].includes(args.policy)) {
+    throw new Error(`--policy must be random or planner, not ${args.policy}`);
   }
   return args;
 }
@@ -49,8 +58,8 @@ function generator(seed) {
   };
 }
 
-function loadService() {
-  const definition = protoLoader.loadSync('frontier/v1/bot.proto', {
+function loadPackage() {
+  const definition = protoLoader.loadSync(['frontier/v1/bot.proto', 'frontier/v1/match.proto'], {
     includeDirs: [PROTO_ROOT],
     keepCase: true,
     longs: String,
@@ -58,12 +67,33 @@ function loadService() {
     defaults: true,
     oneofs: true,
   });
-  return grpc.loadPackageDefinition(definition).frontier.v1.BotService;
+  return grpc.loadPackageDefinition(definition).frontier.v1;
+}
+
+// The static game data (map, deck...) the planner needs: one unary call.
+function fetchGameData(v1, url) {
+  const client = new v1.MatchService(url, grpc.credentials.createInsecure());
+  return new Promise((resolve, reject) => {
+    client.GetGameData({}, { deadline: Date.now() + 10000 }, (err, reply) => {
+      client.close();
+      if (err) reject(new Error(`GetGameData: ${err.details || err.message}`));
+      else resolve(reply.data);
+    });
+  });
+}
+
+// A policy answers a decision (and the ids the server refused) with one legal command.
+function randomPolicy(random) {
+  return (decision, refused) => {
+    const options = decision.legal.filter((c) => !refused.has(c.id));
+    if (options.length === 0) return null;
+    return options[Math.floor(random() * options.length)];
+  };
 }
 
 // One stream; resolves with 'over' (MatchOver received) or 'lost' (reconnect), rejects on a
 // status that a reconnect cannot fix.
-function playOnce(client, args, random, stats) {
+function playOnce(client, args, policy, stats) {
   return new Promise((resolve, reject) => {
     const call = client.Play();
     let open = null; // the DecisionRequest being answered
@@ -77,9 +107,8 @@ function playOnce(client, args, random, stats) {
     };
 
     const answer = () => {
-      const options = open.legal.filter((c) => !refused.has(c.id));
-      if (options.length === 0) return; // everything refused: the server's deadline decides
-      const pick = options[Math.floor(random() * options.length)];
+      const pick = policy(open, refused);
+      if (pick === null) return; // everything refused: the server's deadline decides
       call.write({ answer: { decision_id: open.decision_id, command_id: pick.id } });
       stats.answers += 1;
     };
@@ -132,11 +161,16 @@ function playOnce(client, args, random, stats) {
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
-  const BotService = loadService();
-  const client = new BotService(args.url, grpc.credentials.createInsecure());
+  const v1 = loadPackage();
   const random = generator(Number.parseInt(args.seed, 10) || 0);
+  const policy =
+    args.policy === 'planner'
+      ? makePlanner(await fetchGameData(v1, args.url), random)
+      : randomPolicy(random);
+  const client = new v1.BotService(args.url, grpc.credentials.createInsecure());
   const stats = {
     seat: args.seat,
+    policy: args.policy,
     winner: '',
     score_a: 0,
     score_b: 0,
@@ -148,7 +182,7 @@ async function main() {
     reconnects: 0,
   };
   for (;;) {
-    const outcome = await playOnce(client, args, random, stats);
+    const outcome = await playOnce(client, args, policy, stats);
     if (outcome === 'over') break;
     stats.reconnects += 1;
     if (stats.reconnects > MAX_RECONNECTS) throw new Error('gave up: the stream kept breaking');

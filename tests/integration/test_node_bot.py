@@ -11,6 +11,7 @@ import asyncio
 import json
 import shutil
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -45,12 +46,19 @@ def node() -> str:
 
 
 def _node_bot(
-    node: str, address: str, match_id: str, seat: Seat, token: str, seed: int
+    node: str,
+    address: str,
+    match_id: str,
+    seat: Seat,
+    token: str,
+    seed: int,
+    policy: str = "random",
 ) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [
             *(node, str(NODE_BOT / "bot.js"), "--url", address, "--match", match_id),
             *("--seat", seat.value, "--token", token, "--seed", str(seed)),
+            *("--policy", policy),
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -110,3 +118,56 @@ def test_node_bots_play_whole_matches(
     assert states[-1].over and states[-1].winner == view.winner
     played = {b.seat for b in stored}
     assert len(played) == len(match.tokens)  # every seat acted
+
+
+PLANNER_PARALLEL = 3  # matches at a time: each is two node processes and the stack's work
+
+
+def _planner_match(
+    node: str, address: str, stub: match_pb2_grpc.MatchServiceStub, n: int
+) -> tuple[str, str]:
+    """One MIRROR match, the planner on team A in even matches and on team B in odd ones
+    (so the seat order cancels out); returns (the planner's team, the winner)."""
+    match = create(stub, seed=1000 + n, lineup=MIRROR)
+    planner_team = "A" if n % 2 == 0 else "B"
+    procs = [
+        _node_bot(
+            node,
+            address,
+            match.match_id,
+            seat,
+            token,
+            seed=n * 10 + i,
+            policy="planner" if seat.team.value == planner_team else "random",
+        )
+        for i, (seat, token) in enumerate(match.tokens.items())
+    ]
+    winners = set()
+    for proc in procs:
+        out, err = proc.communicate(timeout=600)
+        assert proc.returncode == 0, err
+        result = json.loads(out)
+        assert result["strikes"] == 0 and result["rejected"] == 0
+        winners.add(result["winner"])
+    assert len(winners) == 1
+    return planner_team, winners.pop()
+
+
+@pytest.mark.timeout(3000)
+@pytest.mark.parametrize(
+    "matches", [20, pytest.param(100, marks=pytest.mark.slow, id="100-slow")], ids=str
+)
+def test_node_planner_beats_node_random_through_the_server(
+    node: str, stack: Stack, match_stub: match_pb2_grpc.MatchServiceStub, matches: int
+) -> None:
+    """The planning policy (bots/node/planner.js: the typed view and GetGameData only) wins
+    at least 70% of the matches against the Node random bot, teams swapped every other
+    match.  The default suite plays 20 matches; ``-m slow`` the 100 of the README figure."""
+    address = stack.config.address("orchestrator")
+    with ThreadPoolExecutor(PLANNER_PARALLEL) as pool:
+        results = list(
+            pool.map(lambda n: _planner_match(node, address, match_stub, n), range(matches))
+        )
+    wins = sum(1 for team, winner in results if winner == team)
+    print(f"node planner vs node random: {wins} / {len(results)} wins")
+    assert wins >= 0.7 * len(results), f"the planner won only {wins} of {len(results)}"

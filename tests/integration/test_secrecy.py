@@ -5,7 +5,9 @@ seat's standing answers); bots play it through BotService; then every payload ea
 (every seat and a spectator) got is checked against the true state, rebuilt in-process from
 the committed stream:
 
-* decision requests (the seat's view and legal commands) and GetView: no card that is in the
+* decision requests (the seat's view, JSON and typed, and legal commands with their labels),
+  GetView and GetMatchInfo's initial view (every typed field as well as the JSON): no card
+  that is in the
   deck, in the hand of a seat the viewer may not see (R4), or among another Alliance's face
   down supporters, unless the viewer was shown it (Codebreakers, ``known_hands``); ruins
   show only counts; never the seed or the generator state;
@@ -29,6 +31,7 @@ from typing import Any
 
 import grpc
 import pytest
+from google.protobuf.json_format import MessageToDict
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -38,11 +41,13 @@ from frontier.engine import Event, EventKind, Seat, State, evolve, initial_state
 from frontier.engine.cards import SCOUTING_PARTY, catalog, in_play
 from frontier.engine.lineup import R2_DEFAULT_LINEUP
 from frontier.engine.model import Item
-from frontier.engine.view import can_see_hand, event_for
+from frontier.engine.view import can_see_hand, event_for, view
 from frontier.ops.stack import Stack
 from frontier.orchestrator import referee
-from frontier.v1 import match_pb2, match_pb2_grpc
+from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 from frontier.wire.convert import command_from_proto, enum_from_proto, event_from_proto
+from frontier.wire.labels import label
+from frontier.wire.view import view_to_proto
 
 from .bot_helpers import MIRROR, RawStream, batches, create, watch
 
@@ -110,6 +115,13 @@ def secrets(state: State, viewer: Seat | None) -> set[str]:
         if extra is not None and seat is not viewer:
             hidden |= strings(extra.private_view()) & CARDS
     return (hidden - known) & CARDS
+
+
+def typed(msg: types_pb2.View) -> dict[str, Any]:
+    """Every typed field of a view (the JSON twin left out: it is checked on its own)."""
+    data = MessageToDict(msg)
+    data.pop("json", None)
+    return data
 
 
 class Recorder:
@@ -220,8 +232,16 @@ def test_no_payload_shows_a_viewer_what_is_hidden_from_it(
     for seat, recorder in recorders.items():
         for decision in recorder.seen:
             state = states[int(decision.id)]
-            payload = json.dumps({"view": decision.view, "legal": [c.id for c in decision.legal]})
+            payload = json.dumps(
+                {
+                    "view": decision.view,
+                    "typed": typed(decision.typed_view),
+                    "legal": [c.id for c in decision.legal],
+                }
+            )
             clean(payload, state, seat, f"decision request {decision.id} to {seat.value}")
+            assert decision.typed_view == view_to_proto(view(state, seat))
+            assert all(c.label == label(c.command) for c in decision.legal)
             assert all(isinstance(c["ruin_items"], int) for c in decision.view["clearings"])
             if seat is secret_holder:  # its standing answers are applied, never asked
                 assert decision.kind not in standing
@@ -234,6 +254,12 @@ def test_no_payload_shows_a_viewer_what_is_hidden_from_it(
             match_pb2.GetViewRequest(match_id=match.match_id, seat_token=token)
         ).view
         clean(shown.json, final, viewer, f"GetView for {name}")
+        clean(json.dumps(typed(shown)), final, viewer, f"typed GetView for {name}")
+        opening = match_stub.GetMatchInfo(
+            match_pb2.GetMatchInfoRequest(match_id=match.match_id, seat_token=token)
+        )
+        clean(json.dumps(typed(opening.initial_view)), states[0], viewer, f"opening for {name}")
+        assert not {s for s in forbidden_numbers if s in str(opening)}
         assert all(isinstance(c["ruin_items"], int) for c in json.loads(shown.json)["clearings"])
         # WatchEvents
         replies = watch(match_stub, match.match_id, token)

@@ -24,6 +24,7 @@ import json
 from collections import Counter
 
 import pytest
+from google.protobuf.json_format import MessageToDict
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -45,6 +46,7 @@ from frontier.engine.board import WINTER, board
 from frontier.engine.cards import CardKind, catalog
 from frontier.engine.hashing import state_hash
 from frontier.engine.view import can_see_hand, event_for, view
+from frontier.wire.view import view_to_proto
 from tests.engine_helpers import (
     LINEUP,
     KindFirstBot,
@@ -85,6 +87,14 @@ def check_view_secrecy(state: State) -> None:
             assert key not in v
         for clearing in v["clearings"]:
             assert isinstance(clearing["ruin_items"], int), "a view shows ruin items"
+        typed = MessageToDict(view_to_proto(v))  # every typed field of the wire View too
+        typed.pop("json")
+        typed_strings = string_values(typed)
+        for owner in state.order:
+            if not can_see_hand(state, viewer, owner):
+                leaked = typed_strings & (set(state.seats[owner].hand) - known)
+                assert not leaked, f"{viewer}'s typed view shows {owner}'s hand: {leaked}"
+        assert not (typed_strings & set(state.deck)) - known, "a typed view shows deck cards"
 
 
 def check_event_secrecy(state: State, event: Event) -> None:

@@ -16,7 +16,8 @@ strikes, and reconnects when the stream breaks (the server then sends the open d
 again).  It returns once the server says MatchOver.
 
 What a bot sees is exactly what its seat may see: ``decision.view`` (the seat's view as
-JSON, as in ``GetView``) and ``decision.legal``.  It never gets the match state, the seed or
+JSON, as in ``GetView``), ``decision.typed_view`` (the same as a ``frontier.v1.View``) and
+``decision.legal`` (ids, commands and labels).  It never gets the match state, the seed or
 another seat's hand.
 """
 
@@ -33,10 +34,12 @@ from typing import Any, Protocol
 import grpc
 
 from frontier.engine import Command, Seat, rng
-from frontier.v1 import bot_pb2, bot_pb2_grpc
+from frontier.runtime.tls import aio_channel
+from frontier.v1 import bot_pb2, bot_pb2_grpc, types_pb2
 from frontier.wire.convert import command_from_proto, enum_from_proto
 
 from .greedy import ViewGreedy
+from .search import SearchBot, time_limit_ms
 
 log = logging.getLogger("frontier.bot")
 
@@ -44,6 +47,10 @@ log = logging.getLogger("frontier.bot")
 # stays bad).
 MAX_RECONNECTS = 20  # consecutive broken streams before the bot gives up
 RECONNECT_WAIT_S = 0.2  # the first wait before reconnecting; it doubles up to 5 s
+# The remote search bot: as many iterations as fit in this many milliseconds (or in the
+# decision's clock, when shorter); the iteration cap only bounds an idle machine.
+REMOTE_LIMIT_MS = 1000.0
+REMOTE_ITERATIONS = 5000
 RECONNECTABLE = frozenset(
     {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.INTERNAL}
 )
@@ -55,6 +62,7 @@ class Choice:
 
     id: str
     command: Command
+    label: str = ""  # the server's English label ("March 2 warriors Hill → Creek")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +78,7 @@ class Decision:
     budget_ms: int
     reserve_ms: int
     server_time_unix_ms: int
+    typed_view: types_pb2.View = field(default_factory=types_pb2.View)  # the same, typed
 
     def time_left_ms(self) -> float | None:
         """Milliseconds until the deadline by the server's clock (None: no deadline)."""
@@ -84,11 +93,12 @@ class Decision:
             kind=request.kind,
             seat=seat,
             view=json.loads(request.view.json) if request.view.json else {},
-            legal=[Choice(c.id, command_from_proto(c.command)) for c in request.legal],
+            legal=[Choice(c.id, command_from_proto(c.command), c.label) for c in request.legal],
             deadline_unix_ms=request.deadline_unix_ms,
             budget_ms=request.budget_ms,
             reserve_ms=request.reserve_ms,
             server_time_unix_ms=request.server_time_unix_ms,
+            typed_view=request.view,
         )
 
 
@@ -126,9 +136,26 @@ class GreedyStrategy:
         return by_command[chosen]
 
 
+class SearchStrategy:
+    """The search bot (:class:`frontier.bots.search.SearchBot`) as a remote bot: it rebuilds
+    engine states from ``decision.view`` alone and thinks within the decision's clock."""
+
+    def __init__(self, seed: int) -> None:
+        self._bot = SearchBot(seed, iterations=REMOTE_ITERATIONS, time_limit_ms=REMOTE_LIMIT_MS)
+
+    def choose(self, decision: Decision) -> str:
+        by_command = {c.command: c.id for c in decision.legal}
+        limit = time_limit_ms(decision.budget_ms, decision.reserve_ms, REMOTE_LIMIT_MS)
+        chosen = self._bot.choose_from_view(
+            decision.view, [c.command for c in decision.legal], limit
+        )
+        return by_command[chosen]
+
+
 STRATEGIES: dict[str, Callable[[int], Strategy]] = {
     "random": RandomStrategy,
     "greedy": GreedyStrategy,
+    "search": SearchStrategy,
 }
 
 
@@ -177,7 +204,7 @@ class BotClient:
         """Play until MatchOver; reconnects on a broken stream (bounded)."""
         result = BotResult()
         failures = 0
-        async with grpc.aio.insecure_channel(self.url) as channel:
+        async with aio_channel(self.url) as channel:
             stub = bot_pb2_grpc.BotServiceStub(channel)
             while True:
                 try:
@@ -287,7 +314,7 @@ def make_strategy(kind: str, seed: int) -> Strategy:
 async def run_bot(
     url: str, match_id: str, token: str, kind: str, seed: int, seat: Seat | None = None
 ) -> BotResult:
-    """Play one seat with a built-in strategy ("random" or "greedy")."""
+    """Play one seat with a built-in strategy ("random", "greedy" or "search")."""
     strategy = make_strategy(kind, seed)
     started = time.monotonic()
     result = await BotClient(url, match_id, token, seat=seat).play(strategy)

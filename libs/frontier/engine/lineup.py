@@ -21,6 +21,11 @@ _ROLE_FACTIONS: dict[Role, frozenset[str]] = {
 _EMPTY = {"", "-", "none", "empty"}
 
 
+def accepted_by(role: Role) -> frozenset[str]:
+    """The lineup words ``role`` accepts (R1): faction names, or characters for the Vagabond."""
+    return _ROLE_FACTIONS[role]
+
+
 def default_lineup() -> str:
     """R2's default once every faction exists; until then the largest implemented lineup."""
     if {Faction.EYRIE, Faction.ALLIANCE, Faction.VAGABOND} <= IMPLEMENTED:

@@ -12,6 +12,7 @@ there is no replica to recover a write lost in the OS page cache.  ``--sync`` re
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
 import shutil
@@ -27,6 +28,9 @@ from typing import Any
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from frontier.runtime.settings import DEFAULT_METRICS_PORTS, TlsSettings
+from frontier.runtime.tls import sync_channel
 
 DOMAINS = ("map", "combat", "crafting", "scoring", "turn_order")
 
@@ -101,16 +105,26 @@ class StackConfig:
         }
     )
     sync: str = "always"  # JetStream sync_interval ("always" or a duration such as "2m")
+    monitor_port: int = 0  # nats-server's HTTP monitoring endpoint (/varz...); 0: none
     orchestrators: int = 1  # more share the matches through leases (orchestrator/leases.py)
     log_level: str = "WARNING"
     extra_env: dict[str, str] = field(default_factory=dict)
+    # Prometheus /metrics port per process; a process not listed uses its service's default
+    metrics_ports: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def ephemeral(cls, workdir: Path, orchestrators: int = 1, **kwargs: Any) -> StackConfig:
         """Free loopback ports for everything (tests, benchmarks)."""
         names = (*orchestrator_names(orchestrators), *DOMAINS)
         ports = {name: free_port() for name in names}
-        base = cls(workdir, nats_port=free_port(), ports=ports, orchestrators=orchestrators)
+        metrics = {name: free_port() for name in names}
+        base = cls(
+            workdir,
+            nats_port=free_port(),
+            ports=ports,
+            orchestrators=orchestrators,
+            metrics_ports=metrics,
+        )
         return replace(base, **kwargs)
 
     @property
@@ -128,6 +142,21 @@ class StackConfig:
 
     def address(self, service: str) -> str:
         return f"{self.host}:{self.ports[service]}"
+
+    def metrics_url(self, service: str) -> str:
+        """The process's Prometheus endpoint."""
+        module = "orchestrator" if service.startswith("orchestrator") else service
+        port = self.metrics_ports.get(service) or DEFAULT_METRICS_PORTS[module]
+        return f"http://{self.host}:{port}/metrics"
+
+    def client_tls(self) -> TlsSettings:
+        """How a client dials this stack: with the TLS files its services get (extra_env)."""
+        tls = {
+            key.removeprefix("FRONTIER_").lower(): value
+            for key, value in self.extra_env.items()
+            if key.startswith("FRONTIER_TLS_")
+        }
+        return TlsSettings.model_validate(tls)
 
 
 class Stack:
@@ -168,9 +197,12 @@ class Stack:
         store = cfg.workdir / "jetstream"
         store.mkdir(parents=True, exist_ok=True)
         conf = cfg.workdir / "nats.conf"
+        # The interval is quoted: unquoted, the config parser reads "2m" as the number
+        # 2,000,000 (a size suffix) and so as 2,000,000 seconds, about 23 days.
+        monitor = f'http: "{cfg.host}:{cfg.monitor_port}"\n' if cfg.monitor_port else ""
         conf.write_text(
-            f'listen: "{cfg.host}:{cfg.nats_port}"\n'
-            f'jetstream {{\n  store_dir: "{store}"\n  sync_interval: {cfg.sync}\n}}\n'
+            f'listen: "{cfg.host}:{cfg.nats_port}"\n{monitor}'
+            f'jetstream {{\n  store_dir: "{store}"\n  sync_interval: {json.dumps(cfg.sync)}\n}}\n'
         )
         self._spawn("nats", [nats_server_binary(), "-c", str(conf)])
         _wait_port(cfg.host, cfg.nats_port, timeout, self.procs["nats"], "nats-server")
@@ -186,6 +218,8 @@ class Stack:
                 "FRONTIER_LOG_LEVEL": cfg.log_level,
             }
         )
+        if name in cfg.metrics_ports:
+            env["FRONTIER_METRICS_PORT"] = str(cfg.metrics_ports[name])
         if name.startswith("orchestrator"):
             env["FRONTIER_ADVERTISE_ADDRESS"] = cfg.address(name)
             for domain in DOMAINS:
@@ -207,7 +241,7 @@ class Stack:
     def wait_serving(self, name: str, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
         proc = self.procs[name]
-        with grpc.insecure_channel(self.config.address(name)) as channel:
+        with sync_channel(self.config.address(name), self.config.client_tls()) as channel:
             stub = health_pb2_grpc.HealthStub(channel)
             while True:
                 if proc.poll() is not None:

@@ -20,7 +20,7 @@ from frontier.engine import Seat, legal_commands
 from frontier.engine.model import Command
 from frontier.engine.state import State
 from frontier.v1 import types_pb2
-from frontier.wire.convert import command_to_proto
+from frontier.wire.labels import legal_command_to_proto
 
 
 @dataclass(slots=True)
@@ -48,7 +48,7 @@ class SeatLegal:
         """The list as protobuf ``LegalCommand``s, built on first use."""
         if self._wire is None:
             self._wire = [
-                types_pb2.LegalCommand(id=key, command=command_to_proto(cmd))
+                legal_command_to_proto(cmd, key)
                 for key, cmd in zip(self.keys, self.commands, strict=True)
             ]
         return self._wire

@@ -8,6 +8,7 @@ import uuid
 import grpc
 
 from frontier.runtime.bus import Bus
+from frontier.runtime.metrics import watch_matches
 from frontier.runtime.server import configure_logging, serve
 from frontier.runtime.settings import OrchestratorSettings
 from frontier.runtime.telemetry import setup_tracing
@@ -29,20 +30,37 @@ async def run(
     ready: asyncio.Event | None = None,
     stop: asyncio.Event | None = None,
 ) -> None:
-    bus = await Bus.connect(settings.nats_url, settings.stream, name="frontier-orchestrator")
+    bus = await Bus.connect(
+        settings.nats_url,
+        settings.stream,
+        name="frontier-orchestrator",
+        replicas=settings.nats_replicas,
+        timeout_s=settings.call_timeout_s,
+    )
     clients = DomainClients(settings)
     address = (
         settings.advertise_address or f"{settings.host}:{settings.listen_port('orchestrator')}"
     )
     leases = Leases(await bus.leases_bucket(), uuid.uuid4().hex, address, settings.lease_ttl_s)
-    core = Orchestrator(bus, clients, settings.snapshot_every, leases, settings.finished_ttl_s)
-    peers = Peers(settings.call_timeout_s)
+    core = Orchestrator(
+        bus,
+        clients,
+        settings.snapshot_every,
+        leases,
+        settings.finished_ttl_s,
+        settle_wait_s=settings.call_timeout_s,
+        idle_timeout_s=settings.idle_timeout_s,
+        max_matches=settings.max_matches,
+    )
+    unwatch = watch_matches(core.matches)  # the gauges of hosted matches (metrics.py)
+    peers = Peers(settings.call_timeout_s, settings)
 
     def register(server: grpc.aio.Server) -> None:
         match_pb2_grpc.add_MatchServiceServicer_to_server(MatchServicer(core, peers), server)
         bot_pb2_grpc.add_BotServiceServicer_to_server(BotServicer(core, peers), server)
 
     async def on_stop() -> None:
+        unwatch()
         resuming.cancel()
         renewing.cancel()
         unloading.cancel()
@@ -64,6 +82,7 @@ async def run(
         ready,
         stop,
         on_drain=core.drain,
+        public=True,
     )
 
 

@@ -7,9 +7,12 @@ person does (uniformly between half and one and a half times the mean, from the 
 seeded generator, so that matches do not move in lockstep), and each match starts within the
 first two think times rather than all at the same instant; with none, every match submits
 as fast as the server answers, which measures the server's saturation rather than its
-latency under a given load.  A submit that fails with UNAVAILABLE or ABORTED-by-conflict
-is retried with the same command id, which is exactly what a well-behaved client does after
-a server failure.
+latency under a given load.  A call that fails with UNAVAILABLE or DEADLINE_EXCEEDED (its
+outcome unknown: a service or NATS away, or too slow) is sent again unchanged, a submit
+with the same command id, which is exactly what the README tells a client to do: the
+retry returns the first result if the command was applied.  ABORTED is not retried: the
+match moved on (a stale expected version, or another orchestrator's write), so the same
+request would be refused again; the match's run fails instead.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import grpc
 
 from frontier.engine import Seat
 from frontier.engine.rng import below, seed_state
+from frontier.runtime.tls import aio_channel
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 from frontier.wire.convert import enum_from_proto
 
@@ -136,7 +140,7 @@ async def play_many(
     (and owns) it, so no request is forwarded; a multi-address target instead spreads every
     call (see ROUND_ROBIN), which survives a dead orchestrator at the cost of forwarding.
     """
-    channels = [grpc.aio.insecure_channel(t, options=ROUND_ROBIN) for t in targets]
+    channels = [aio_channel(t, options=ROUND_ROBIN) for t in targets]
     try:
         stubs = [match_pb2_grpc.MatchServiceStub(c) for c in channels]
         return list(

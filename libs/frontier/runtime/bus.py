@@ -8,6 +8,11 @@
 * KV ``frontier-snapshots``: match id -> latest snapshot (state + stream position).
 * KV ``frontier-standing``: ``<match id>.<seat>`` -> that seat's standing answers (JSON).
 * ``frontier.lobby``: match created / ended notices (plain subscribers).
+
+On a JetStream cluster the stream and the buckets are created with ``replicas`` copies
+(``FRONTIER_NATS_REPLICAS``: 3 on a three-node cluster), so that an acknowledged write is on
+a majority of the nodes.  The replica count is fixed when a stream or bucket is created: one
+that already exists keeps its own (``nats stream edit`` changes it).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from nats.js.kv import KeyValue
 
 from frontier.v1 import events_pb2
 
+from .metrics import timed_publish
 from .telemetry import inject_headers
 
 log = logging.getLogger("frontier.bus")
@@ -39,6 +45,14 @@ SNAPSHOTS_BUCKET = "frontier-snapshots"
 LEASES_BUCKET = "frontier-leases"
 STANDING_BUCKET = "frontier-standing"
 WRONG_LAST_SEQUENCE = 10071  # JetStream error code: expected last subject sequence mismatch
+
+
+def servers_of(url: str) -> list[str]:
+    """``nats://a:4222,nats://b:4222`` -> one URL per server (blanks dropped)."""
+    servers = [part.strip() for part in url.split(",") if part.strip()]
+    if not servers:
+        raise ValueError(f"no NATS server in {url!r}")
+    return servers
 
 
 def events_subject(match_id: str) -> str:
@@ -62,24 +76,36 @@ class StoredBatch:
 class Bus:
     """One NATS connection with the JetStream objects Frontier uses."""
 
-    def __init__(self, nc: Client, js: JetStreamContext, stream: str) -> None:
+    def __init__(self, nc: Client, js: JetStreamContext, stream: str, replicas: int = 1) -> None:
         self.nc = nc
         self.js = js
         self.stream = stream
+        self.replicas = replicas
         self._matches: KeyValue | None = None
         self._snapshots: KeyValue | None = None
         self._standing: KeyValue | None = None
 
     @classmethod
-    async def connect(cls, url: str, stream: str = "FRONTIER_EVENTS", name: str = "") -> Bus:
+    async def connect(
+        cls,
+        url: str,
+        stream: str = "FRONTIER_EVENTS",
+        name: str = "",
+        timeout_s: float = 5.0,
+        replicas: int = 1,
+    ) -> Bus:
+        """Connect (reconnecting for ever after a loss); every JetStream and KV request
+        then waits at most ``timeout_s`` for its answer.  ``url`` may list several servers
+        of one cluster, comma-separated: the client starts with any that answers and learns
+        the others from the cluster."""
         nc = await nats.connect(
-            url,
+            servers_of(url),
             name=name or "frontier",
             max_reconnect_attempts=-1,
             reconnect_time_wait=0.5,
             connect_timeout=5,
         )
-        bus = cls(nc, nc.jetstream(timeout=5), stream)
+        bus = cls(nc, nc.jetstream(timeout=timeout_s), stream, replicas)
         await bus.ensure()
         return bus
 
@@ -95,10 +121,20 @@ class Bus:
                         subjects=[ALL_EVENTS],
                         storage=StorageType.FILE,
                         duplicate_window=120.0,
+                        num_replicas=self.replicas,
                     )
                 )
-            except APIError as exc:  # created concurrently by another service
+            except APIError as exc:
+                # created concurrently by another service, or impossible (more replicas
+                # than JetStream nodes): only the second stops the process
                 log.debug("add_stream: %s", exc)
+                try:
+                    await self.js.stream_info(self.stream)
+                except NotFoundError:
+                    raise RuntimeError(
+                        f"cannot create the JetStream stream {self.stream} with "
+                        f"{self.replicas} replica(s): {exc.description}"
+                    ) from exc
         self._matches = await self._bucket(MATCHES_BUCKET)
         self._snapshots = await self._bucket(SNAPSHOTS_BUCKET)
         self._standing = await self._bucket(STANDING_BUCKET)
@@ -108,36 +144,67 @@ class Bus:
             return await self.js.key_value(name)
         except (BucketNotFoundError, NotFoundError):
             try:
-                return await self.js.create_key_value(bucket=name, history=1)
-            except APIError:
-                return await self.js.key_value(name)
+                return await self.js.create_key_value(
+                    bucket=name, history=1, replicas=self.replicas
+                )
+            except APIError as exc:
+                try:
+                    return await self.js.key_value(name)
+                except (BucketNotFoundError, NotFoundError):
+                    raise RuntimeError(
+                        f"cannot create the KV bucket {name} with {self.replicas} "
+                        f"replica(s): {exc.description}"
+                    ) from exc
 
     async def close(self) -> None:
         if not self.nc.is_closed:
             await self.nc.drain()
 
     # ----- the event stream -----------------------------------------------------------------
+    @timed_publish
     async def publish_batch(self, batch: events_pb2.EventBatch, expected_last_seq: int) -> int:
-        """Append one batch; returns its stream sequence.  Raises WriterConflict."""
+        """Append one batch; returns its stream sequence.  Raises WriterConflict.
+
+        Safe to call again with the same batch after an unknown outcome (a timeout, a lost
+        connection): the same ``Nats-Msg-Id`` and expected sequence make a second copy
+        impossible, and whichever copy got in is recognised as this batch by its bytes.  A
+        duplicate acknowledgement or a sequence mismatch is only a success when the message
+        in the stream is this very batch; anything else there is another writer's."""
         first = batch.envelopes[0].seq if batch.envelopes else 0
+        data = batch.SerializeToString()
+        position = "abandoned" if batch.abandoned else str(first)
         headers = inject_headers(
             {
-                "Nats-Msg-Id": f"{batch.match_id}:{first}",
+                "Nats-Msg-Id": f"{batch.match_id}:{position}",
                 "Nats-Expected-Last-Subject-Sequence": str(expected_last_seq),
             }
         )
+        subject = events_subject(batch.match_id)
         try:
-            ack = await self.js.publish(
-                events_subject(batch.match_id),
-                batch.SerializeToString(),
-                headers=headers,
-                stream=self.stream,
-            )
+            ack = await self.js.publish(subject, data, headers=headers, stream=self.stream)
         except APIError as exc:
-            if exc.err_code == WRONG_LAST_SEQUENCE:
-                raise WriterConflict(str(exc)) from exc
-            raise
+            if exc.err_code != WRONG_LAST_SEQUENCE:
+                raise
+            # Something follows expected_last_seq: our own earlier attempt, or another writer.
+            landed = await self._next_on_subject(subject, expected_last_seq)
+            if landed is not None and landed[1] == data:
+                return landed[0]
+            raise WriterConflict(str(exc)) from exc
+        if ack.duplicate:
+            landed = await self._next_on_subject(subject, expected_last_seq)
+            if landed is None or landed[0] != ack.seq or landed[1] != data:
+                raise WriterConflict(
+                    f"message id {position} of {batch.match_id} holds another batch"
+                )
         return int(ack.seq)
+
+    async def _next_on_subject(self, subject: str, after_seq: int) -> tuple[int, bytes] | None:
+        """The first message of ``subject`` after stream position ``after_seq``, if any."""
+        try:
+            raw = await self.js.get_msg(self.stream, seq=after_seq + 1, subject=subject, next=True)
+        except NotFoundError:
+            return None
+        return int(raw.seq or 0), raw.data or b""
 
     async def read_batches(self, match_id: str, after_stream_seq: int = 0) -> list[StoredBatch]:
         """Every committed batch of a match after a stream position, in order."""
@@ -159,6 +226,14 @@ class Bus:
             batch = events_pb2.EventBatch.FromString(raw.data or b"")
             yield StoredBatch(int(raw.seq or 0), batch)
             seq = int(raw.seq or 0) + 1
+
+    async def last_write_unix_ms(self, match_id: str) -> int:
+        """When the match's last batch was stored (0: it has none)."""
+        try:
+            raw = await self.js.get_msg(self.stream, subject=events_subject(match_id))
+        except NotFoundError:
+            return 0
+        return int(raw.time.timestamp() * 1000) if raw.time else 0
 
     async def last_stream_seq(self, match_id: str) -> int:
         try:

@@ -26,13 +26,13 @@ from frontier.engine.state import State
 from frontier.v1 import domain_pb2, types_pb2
 from frontier.wire.convert import (
     command_from_proto,
-    command_to_proto,
     enum_from_proto,
     event_from_proto,
     event_to_proto,
 )
+from frontier.wire.labels import legal_command_to_proto
 
-from .errors import ServiceError, status_for
+from .errors import ServiceError, abort, status_for
 from .projection import Projections
 
 log = logging.getLogger("frontier.domain")
@@ -51,11 +51,10 @@ def grpc_errors(
         try:
             return await method(self, request, context)
         except Exception as exc:
-            code, message = status_for(exc)
+            code, _ = status_for(exc)
             if code is grpc.StatusCode.INTERNAL:
                 log.exception("internal error in %s", method.__name__)
-            await context.abort(code, message)
-            raise  # unreachable: abort raises
+            await abort(context, exc)
 
     return wrapper
 
@@ -99,7 +98,7 @@ class DomainCore:
         out: list[types_pb2.LegalCommand] = []
         for cmd in legal_commands(state, seat):
             if owner(state, cmd) is self.domain:
-                out.append(types_pb2.LegalCommand(id=cmd.key(), command=command_to_proto(cmd)))
+                out.append(legal_command_to_proto(cmd))
         return out
 
     async def advance(self, ctx_msg: domain_pb2.DomainContext) -> domain_pb2.DomainEvents:

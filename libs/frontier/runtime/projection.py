@@ -32,6 +32,7 @@ from frontier.v1 import events_pb2
 from .bus import Bus
 from .errors import ServiceError, not_found
 from .matches import apply_batch, load_match
+from .metrics import CATCH_UPS
 
 log = logging.getLogger("frontier.projection")
 
@@ -53,6 +54,8 @@ class Projections:
         self._warming: set[asyncio.Task[Projection]] = set()
 
     async def on_batch(self, stream_seq: int, batch: events_pb2.EventBatch) -> None:
+        if batch.abandoned:  # the match ended unplayed: nothing will ask for it again
+            self._by_match.pop(batch.match_id, None)
         if not batch.envelopes:
             return
         first = batch.envelopes[0].seq
@@ -136,6 +139,7 @@ class Projections:
                         p.changed.wait_for(lambda: p.state.version >= version), self.wait_s
                     )
         if p.state.version < version:
+            CATCH_UPS.inc()
             async with p.changed:
                 async for stored in self.bus.iter_batches(match_id, p.stream_seq):
                     apply_batch(p.state, stored.batch)

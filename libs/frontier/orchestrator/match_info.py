@@ -1,0 +1,51 @@
+"""The static-data calls of MatchService: ``GetGameData`` and ``GetMatchInfo``.
+
+Why a module of their own: they read, never write, and need nothing of the commit path;
+keeping them here leaves the servicer's command and stream handlers untouched.  The game
+data is the same for every match (built once, :func:`frontier.wire.game_data.game_data`);
+a match's facts come from its hosted state (the seeded suits), its config and its record
+on the bus (whether the creator fixed the seed), and its opening position is the engine's
+view of ``initial_state(config)`` for the caller.  Neither ever shows the seed itself.
+"""
+
+from __future__ import annotations
+
+from frontier.engine import Seat, initial_state
+from frontier.engine.view import view
+from frontier.v1 import game_data_pb2, match_pb2
+from frontier.wire.game_data import game_data, match_info
+from frontier.wire.view import view_to_proto
+
+from .core import Orchestrator
+from .hosted import HostedMatch
+
+# A match recorded before ``seed_fixed`` was kept may have had its seed chosen by the
+# creator: it is reported as fixed, the answer that never claims a fairness it cannot show.
+SEED_FIXED_UNKNOWN = True
+
+
+def game_data_response() -> match_pb2.GetGameDataResponse:
+    return match_pb2.GetGameDataResponse(data=game_data())
+
+
+async def match_info_response(
+    core: Orchestrator, hosted: HostedMatch, viewer: Seat | None
+) -> match_pb2.GetMatchInfoResponse:
+    record = await core.bus.get_match(hosted.match_id) or {}
+    clock = hosted.clock
+    info = match_info(
+        hosted.match_id,
+        hosted.config,
+        hosted.state.suits,
+        seed_fixed=bool(record.get("seed_fixed", SEED_FIXED_UNKNOWN)),
+        clock=game_data_pb2.MatchInfo(
+            decision_budget_ms=clock.budget_ms,
+            reserve_ms=clock.reserve_ms,
+            strike_limit=clock.strike_limit,
+            takeover_bot=clock.takeover_bot,
+        ),
+    )
+    # the setup is a pure function of the config: rebuilt, never kept, and viewed like any
+    # other state, so the opening deal shows the caller exactly what GetView showed then
+    initial = view_to_proto(view(initial_state(hosted.config), viewer))
+    return match_pb2.GetMatchInfoResponse(info=info, initial_view=initial)
