@@ -77,19 +77,27 @@ def create_app(
     bot_kind: str = "greedy",
     bot_delay_s: float = 0.4,
     timeout_s: float = 5.0,
+    stubs: tuple[Any, Any, Any] | None = None,
 ) -> Starlette:
+    """The app; ``stubs`` = (MatchService stub, Health stub, bot seats) replaces the channel
+    to ``orchestrator_url`` (the unit tests' doubles)."""
     state: dict[str, Any] = {}
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if stubs is not None:
+            match, state["health"], bots = stubs
+            state["api"] = Api(match, bots, timeout_s)
+            yield
+            return
         channel = grpc.aio.insecure_channel(orchestrator_url)
-        bots = BotSeats(orchestrator_url, bot_kind, bot_delay_s)
-        state["api"] = Api(match_pb2_grpc.MatchServiceStub(channel), bots, timeout_s)
+        seats = BotSeats(orchestrator_url, bot_kind, bot_delay_s)
+        state["api"] = Api(match_pb2_grpc.MatchServiceStub(channel), seats, timeout_s)
         state["health"] = health_pb2_grpc.HealthStub(channel)
         try:
             yield
         finally:
-            await bots.stop()
+            await seats.stop()
             await channel.close()
 
     def route(name: str) -> Handler:
