@@ -117,7 +117,7 @@ def test_spectate_live_then_replay_to_the_final_view(
             continue
         # the page shows every new version within a second of the server having it
         page.wait_for_function(
-            "v => { const m = /version (\\\\d+)/.exec(document.querySelector('#version').textContent);"
+            "v => { const m = /version (\\d+)/.exec(document.querySelector('#version').textContent);"
             " return m && Number(m[1]) >= v; }",
             arg=served,
             timeout=1000,

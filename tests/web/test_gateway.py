@@ -217,6 +217,7 @@ def test_no_logged_url_ever_holds_a_seat_token(
     lines = [r.getMessage() for r in caplog.records if r.name == "frontier.web.access"]
     assert len(lines) >= 5 and any("/api/matches/m-1/legal 200" in line for line in lines)
     assert not [line for line in lines if SECRET in line]
+    assert any("/view?token=*** 400" in line for line in lines)
 
 
 def test_health_and_the_pages_are_served(gateway: Any):

@@ -147,6 +147,15 @@ def token_of(request: Request, *, required: bool) -> str:
     return token
 
 
+def redacted_query(query: str) -> str:
+    """A query string fit for a log: the values of token-like keys replaced by ``***``."""
+    parts = []
+    for part in query.split("&") if query else []:
+        key, sep, _ = part.partition("=")
+        parts.append(f"{key}{sep}***" if key.lower() in TOKEN_WORDS else part)
+    return "&".join(parts)
+
+
 def refuse_tokens_in_url(request: Request) -> None:
     """A secret in a URL would be logged by every proxy on the way: never accept one."""
     if any(key.lower() in TOKEN_WORDS for key in request.query_params):
@@ -197,7 +206,8 @@ class Api:
             raise HttpError(400, "bad_seat", f"unknown seats {unknown}; seats are {SEAT_NAMES}")
         if len(set(body.bots)) != len(body.bots):
             raise HttpError(400, "bad_seat", "a bot seat is listed twice")
-        empty = [s for s in body.bots if s not in filled_seats(body.lineup)]
+        filled = filled_seats(body.lineup)
+        empty = [s for s in body.bots if s not in filled]
         if empty:
             raise HttpError(400, "bad_seat", f"the lineup leaves {empty} empty: no bot there")
         config = match_pb2.MatchConfig(
@@ -307,7 +317,11 @@ class Api:
         raw = request.query_params.get("from", "0")
         if not raw.isdigit():
             raise HttpError(400, "bad_version", "from is a version: 0 or a positive integer")
-        watch = match_pb2.WatchEventsRequest(match_id=match_id, from_version=int(raw))
+        start = int(raw)
+        resumed = request.headers.get("last-event-id", "")
+        if resumed.isdigit():  # the browser reconnected: go on after the last event it has
+            start = max(start, int(resumed))
+        watch = match_pb2.WatchEventsRequest(match_id=match_id, from_version=start)
         call = self.stub.WatchEvents(watch)
         first = await _first(call)  # a bad match id fails here, as a clean 404
         return StreamingResponse(
@@ -319,19 +333,19 @@ class Api:
 
 async def _first(call: Any) -> match_pb2.WatchEventsResponse | None:
     try:
-        async for response in call:
-            return response  # type: ignore[no-any-return]
+        response = await call.read()
     except grpc.aio.AioRpcError as exc:
         raise grpc_error(exc) from None
-    return None
+    return None if response is grpc.aio.EOF else response  # type: ignore[no-any-return]
 
 
 async def _sse(call: Any, first: match_pb2.WatchEventsResponse | None) -> AsyncIterator[bytes]:
     try:
-        if first is not None:
-            yield _message(first)
-            async for response in call:
-                yield _message(response)
+        response = first
+        while response is not None:
+            yield _message(response)
+            read = await call.read()
+            response = None if read is grpc.aio.EOF else read
         yield b"event: end\ndata: {}\n\n"
     except grpc.aio.AioRpcError as exc:
         detail = json.dumps({"error": exc.code().name.lower(), "detail": exc.details()})

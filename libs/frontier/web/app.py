@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from frontier.v1 import match_pb2_grpc
-from frontier.web.api import Api, Handler, HttpError, refuse_tokens_in_url
+from frontier.web.api import Api, Handler, HttpError, redacted_query, refuse_tokens_in_url
 from frontier.web.bots import BotSeats
 
 STATIC = Path(__file__).parent / "static"
@@ -33,7 +33,8 @@ access_log = logging.getLogger("frontier.web.access")
 
 
 class AccessLog:
-    """One line per request: ``GET /api/matches?x=1 200 3.1ms``."""
+    """One line per request: ``GET /api/matches?x=1 200 3.1ms``; a token-like query value
+    (always refused) is logged as ``***``."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -54,7 +55,7 @@ class AccessLog:
         try:
             await self.app(scope, receive, sending)
         finally:
-            query = scope.get("query_string", b"").decode("latin-1")
+            query = redacted_query(scope.get("query_string", b"").decode("latin-1"))
             url = scope["path"] + (f"?{query}" if query else "")
             elapsed = (time.monotonic() - started) * 1000
             access_log.info("%s %s %s %.1fms", scope["method"], url, status, elapsed)
