@@ -78,7 +78,7 @@ def browser(browser_ready: None) -> Iterator[Any]:
 @pytest.fixture
 def output(request: pytest.FixtureRequest) -> Path:
     """This test's output folder (screenshots), kept after the run for CI's artifacts."""
-    folder = OUTPUT / request.node.name.replace("/", "_")
+    folder = OUTPUT / str(request.node.name).replace("/", "_")
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     return folder

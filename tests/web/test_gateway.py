@@ -44,7 +44,9 @@ class FakeMatch:
         self._record("GetView", request)
         if request.match_id != "m-1":
             raise FakeRpcError(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id}")
-        view = types_pb2.View(viewer=types_pb2.SEAT_A1 if request.seat_token else 0, round=2)
+        view = types_pb2.View(round=2)
+        if request.seat_token:
+            view.viewer = types_pb2.SEAT_A1
         view.json = '{"secret": "engine debugging form"}'
         return match_pb2.GetViewResponse(view=view)
 
@@ -126,15 +128,13 @@ def test_a_body_that_is_not_json_is_a_400(gateway: Any):
     client, match, _ = gateway
     reply = client.post("/api/matches", content=b"{not json", headers={"X": "1"})
     assert reply.status_code == 400 and reply.json()["error"] == "bad_request"
-    reply = client.post(
-        "/api/matches/m-1/commands", content=b"[]", headers={TOKEN_HEADER: SECRET}
-    )
+    reply = client.post("/api/matches/m-1/commands", content=b"[]", headers={TOKEN_HEADER: SECRET})
     assert reply.status_code == 400
     assert changed(match) == []
 
 
 def test_create_starts_the_bot_seats_and_returns_only_the_players_tokens(gateway: Any):
-    client, match, bots = gateway
+    client, _, bots = gateway
     reply = client.post("/api/matches", json={"bots": ["B1", "A2", "B2", "A3", "B3"]})
     assert reply.status_code == 201
     assert reply.json()["players"] == [{"seat": "A1", "token": f"{SECRET}-A1"}]
@@ -202,9 +202,7 @@ def test_a_token_in_a_url_is_refused_and_not_used(gateway: Any, key: str):
     assert match.calls == []
 
 
-def test_no_logged_url_ever_holds_a_seat_token(
-    gateway: Any, caplog: pytest.LogCaptureFixture
-):
+def test_no_logged_url_ever_holds_a_seat_token(gateway: Any, caplog: pytest.LogCaptureFixture):
     client, _, _ = gateway
     caplog.set_level(logging.INFO, logger="frontier.web.access")
     created = client.post("/api/matches", json={"bots": ["B1", "A2", "B2", "A3", "B3"]}).json()

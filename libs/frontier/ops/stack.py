@@ -221,7 +221,9 @@ class Stack:
         deadline = time.monotonic() + timeout
         while not _healthy(f"{cfg.web_url}healthz"):
             if self.procs["web"].poll() is not None:
-                raise RuntimeError(f"web exited with {self.procs['web'].returncode}; see {self.logs}")
+                raise RuntimeError(
+                    f"web exited with {self.procs['web'].returncode}; see {self.logs}"
+                )
             if time.monotonic() > deadline:
                 raise TimeoutError(f"web not healthy after {timeout}s; see {self.logs}")
             time.sleep(0.1)

@@ -217,9 +217,7 @@ class Api:
             decision_budget_ms=body.decision_budget_ms,
             reserve_ms=body.reserve_ms,
         )
-        reply = await self.call(
-            self.stub.CreateMatch, match_pb2.CreateMatchRequest(config=config)
-        )
+        reply = await self.call(self.stub.CreateMatch, match_pb2.CreateMatchRequest(config=config))
         players = []
         for i, seat_token in enumerate(reply.seats):
             seat = types_pb2.Seat.Name(seat_token.seat).removeprefix("SEAT_")
@@ -296,7 +294,8 @@ class Api:
         answers = []
         for kind, policy in sorted(body.answers.items()):
             name = f"STANDING_POLICY_{policy.upper()}"
-            if name not in match_pb2.StandingPolicy.keys() or policy.upper() == "UNSPECIFIED":
+            known = set(match_pb2.StandingPolicy.keys()) - {"STANDING_POLICY_UNSPECIFIED"}
+            if name not in known:
                 raise HttpError(400, "bad_policy", f"unknown standing policy {policy!r}")
             answers.append(
                 match_pb2.StandingAnswer(
@@ -336,7 +335,7 @@ async def _first(call: Any) -> match_pb2.WatchEventsResponse | None:
         response = await call.read()
     except grpc.aio.AioRpcError as exc:
         raise grpc_error(exc) from None
-    return None if response is grpc.aio.EOF else response  # type: ignore[no-any-return]
+    return None if response is grpc.aio.EOF else response
 
 
 async def _sse(call: Any, first: match_pb2.WatchEventsResponse | None) -> AsyncIterator[bytes]:
