@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from frontier.ops.stack import StackConfig
 from tests.browser.shots import shoot
@@ -66,9 +67,12 @@ def test_create_in_the_lobby_play_a_seat_by_clicks_to_the_end(
         if not buttons:
             page.wait_for_timeout(50)
             continue
-        labels = [b.inner_text() for b in buttons]
-        ends = [i for i, label in enumerate(labels) if label.lower().startswith("end")]
-        buttons[ends[0] if ends else 0].click()
+        try:  # the list is redrawn as events arrive: a button may go between look and click
+            labels = [b.inner_text() for b in buttons]
+            ends = [i for i, label in enumerate(labels) if label.lower().startswith("end")]
+            buttons[ends[0] if ends else 0].click(timeout=2000)
+        except PlaywrightError:
+            continue
         clicks += 1
         if clicks == 8 and not shot_mid:
             shoot(page, output, "2-play-mid")

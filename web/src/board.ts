@@ -8,8 +8,8 @@ export const TEAM_COLOUR: Record<string, string> = { A: '#1f5fbf', B: '#c0392b' 
 const SUIT_FILL: Record<string, string> = { fox: '#f4c2a8', rabbit: '#f6e7a6', mouse: '#e9c6d6', bird: '#cfe3f5' };
 const ICON: Record<string, string> = { marquise: 'M', eyrie: 'E', alliance: 'W', vagabond: 'V' };
 const WINTER_DX = 2600;
-const W = 340;
-const H = 250;
+const W = 440;
+const H = 300;
 
 export interface Place { x: number; y: number }
 
@@ -54,8 +54,8 @@ export function drawBoard(root: SVGSVGElement, data: any, suits: Record<string, 
   for (const l of data.bridges ?? []) {
     const a = at[l.a], b = at[l.b];
     root.append(svg('line', { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: 'bridge' }));
-    const fee = `Border Bridge ${byId[l.a].name} ↔ ${byId[l.b].name}: fee 1 card of the destination's suit`;
-    root.append(svg('text', { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 - 30, class: 'bridge-label', 'text-anchor': 'middle' }, fee));
+    const fee = `Bridge ${byId[l.a].name} ↔ ${byId[l.b].name} · fee: 1 card of the destination's suit`;
+    root.append(svg('text', { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 + (a.y < 1000 ? -190 : 200), class: 'bridge-label', 'text-anchor': 'middle' }, fee));
   }
   const viewClearings: Record<string, any> = {};
   for (const c of extras.view?.clearings ?? []) viewClearings[c.id] = c;
@@ -68,11 +68,11 @@ function drawClearing(root: SVGSVGElement, c: any, p: Place, suit: string, board
   if (ruler) g.append(svg('rect', { x: -16, y: -16, width: W + 32, height: H + 32, rx: 46, class: 'ruler', stroke: TEAM_COLOUR[ruler] }));
   const target = extras.targets?.has(c.id);
   g.append(svg('rect', { width: W, height: H, rx: 34, fill: SUIT_FILL[suit] ?? '#eee', class: target ? 'box target' : 'box' }));
-  g.append(svg('text', { x: 16, y: 40, class: 'cname' }, `${c.priority}. ${c.name}`));
-  g.append(svg('text', { x: W - 16, y: 40, class: 'csuit', 'text-anchor': 'end' }, suit || '?'));
-  if (c.ruin && !(vc?.ruin_explored)) g.append(svg('text', { x: W - 16, y: 78, class: 'ruin', 'text-anchor': 'end' }, vc ? `ruin (${vc.ruin_items})` : 'ruin'));
-  if (vc) g.append(svg('text', { x: 16, y: 78, class: 'slots' }, `slots ${vc.open_slots}/${c.slots}`));
-  let y = 90;
+  g.append(svg('text', { x: 16, y: 44, class: 'cname' }, `${c.priority}. ${c.name}`));
+  g.append(svg('text', { x: W - 16, y: 44, class: 'csuit', 'text-anchor': 'end' }, suit || '?'));
+  if (c.ruin && !(vc?.ruin_explored)) g.append(svg('text', { x: W - 16, y: 88, class: 'ruin', 'text-anchor': 'end' }, vc ? `ruin (${vc.ruin_items})` : 'ruin'));
+  if (vc) g.append(svg('text', { x: 16, y: 88, class: 'slots' }, `slots ${vc.open_slots}/${c.slots}`));
+  let y = 100;
   const pieces = board.clearings[c.id] ?? {};
   for (const seat of Object.keys(pieces).sort()) {
     const kinds = pieces[seat];
@@ -80,10 +80,10 @@ function drawClearing(root: SVGSVGElement, c: any, p: Place, suit: string, board
     const icon = ICON[extras.factions[seat] ?? ''] ?? '?';
     const others = Object.keys(kinds).filter((k) => k !== 'warrior').map((k) => `${k.replace('base_', 'base ')}${kinds[k] > 1 ? '×' + kinds[k] : ''}`);
     const row = svg('g', { class: 'badge', 'data-seat': seat });
-    row.append(svg('rect', { x: 10, y, width: W - 20, height: 44, rx: 10, class: 'badge-box', stroke: TEAM_COLOUR[team] ?? '#333' }));
-    row.append(svg('text', { x: 20, y: y + 32, class: 'badge-text' }, `${icon} ${seat} ${kinds.warrior ?? 0}⚔ ${others.join(' ')}`));
+    row.append(svg('rect', { x: 10, y, width: W - 20, height: 52, rx: 10, class: 'badge-box', stroke: TEAM_COLOUR[team] ?? '#333' }));
+    row.append(svg('text', { x: 20, y: y + 38, class: 'badge-text' }, `${icon} ${seat} ${kinds.warrior ?? 0}⚔ ${others.join(' ')}`));
     g.append(row);
-    y += 50;
+    y += 58;
   }
   for (const seat of board.pawns[c.id] ?? []) {
     g.append(svg('rect', { x: 10, y, width: 150, height: 44, rx: 22, class: 'badge-box', stroke: TEAM_COLOUR[extras.teams[seat] ?? seat[0]] }));
