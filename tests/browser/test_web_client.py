@@ -74,7 +74,7 @@ def test_create_in_the_lobby_play_a_seat_by_clicks_to_the_end(
         except PlaywrightError:
             continue
         clicks += 1
-        if clicks == 8 and not shot_mid:
+        if clicks == 3 and not shot_mid:
             shoot(page, output, "2-play-mid")
             shot_mid = True
         page.wait_for_timeout(30)

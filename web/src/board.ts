@@ -7,7 +7,8 @@ import { svg } from './svg';
 export const TEAM_COLOUR: Record<string, string> = { A: '#1f5fbf', B: '#c0392b' };
 const SUIT_FILL: Record<string, string> = { fox: '#f4c2a8', rabbit: '#f6e7a6', mouse: '#e9c6d6', bird: '#cfe3f5' };
 const ICON: Record<string, string> = { marquise: 'M', eyrie: 'E', alliance: 'W', vagabond: 'V' };
-const WINTER_DX = 2600;
+const WINTER_DX = 1950;
+const SCALE = 0.72; // the printed positions, packed closer so that the text stays legible
 const W = 440;
 const H = 300;
 
@@ -15,7 +16,7 @@ export interface Place { x: number; y: number }
 
 export function places(data: any): Record<string, Place> {
   const out: Record<string, Place> = {};
-  for (const c of data.clearings) out[c.id] = { x: c.x + (c.map_name === 'winter' ? WINTER_DX : 0), y: c.y };
+  for (const c of data.clearings) out[c.id] = { x: c.x * SCALE + (c.map_name === 'winter' ? WINTER_DX : 0), y: c.y * SCALE };
   return out;
 }
 
@@ -29,17 +30,17 @@ export interface BoardExtras {
 
 export function drawBoard(root: SVGSVGElement, data: any, suits: Record<string, string>, board: Board, extras: BoardExtras): void {
   root.replaceChildren();
-  root.setAttribute('viewBox', `-250 -330 ${WINTER_DX + 2700} 2750`);
+  root.setAttribute('viewBox', `-80 -200 ${WINTER_DX + 1960} 2060`);
   const at = places(data);
   const byId: Record<string, any> = {};
   for (const c of data.clearings) byId[c.id] = c;
   for (const [i, m] of (data.maps ?? []).entries()) {
     const dx = i === 0 ? 0 : WINTER_DX;
-    root.append(svg('rect', { x: dx - 220, y: -300, width: 2560, height: 2680, rx: 40, class: `map map-${m.name}` }));
+    root.append(svg('rect', { x: dx - 60, y: -180, width: 1890, height: 2020, rx: 40, class: `map map-${m.name}` }));
     const stock = extras.view?.stock?.find((s: any) => s.map === m.name);
     const items = (stock?.items ?? []).map((it: any) => `${itemName(it.item)} ${it.count}`).join(', ');
-    root.append(svg('text', { x: dx - 180, y: -220, class: 'map-title' }, `${m.display_name || m.name} (home of team ${teamName(m.home_team)})`));
-    if (extras.view) root.append(svg('text', { x: dx - 180, y: -160, class: 'stock' }, `Item stock: ${items || 'none'}`));
+    root.append(svg('text', { x: dx - 20, y: -110, class: 'map-title' }, `${m.display_name || m.name} (home of team ${teamName(m.home_team)})`));
+    if (extras.view) root.append(svg('text', { x: dx - 20, y: -50, class: 'stock' }, `Item stock: ${items || 'none'}`));
   }
   const rivers = new Set((data.rivers ?? []).map((l: any) => `${l.a}|${l.b}`));
   for (const l of data.paths ?? []) {
@@ -55,7 +56,7 @@ export function drawBoard(root: SVGSVGElement, data: any, suits: Record<string, 
     const a = at[l.a], b = at[l.b];
     root.append(svg('line', { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: 'bridge' }));
     const fee = `Bridge ${byId[l.a].name} ↔ ${byId[l.b].name} · fee: 1 card of the destination's suit`;
-    root.append(svg('text', { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 + (a.y < 1000 ? -190 : 200), class: 'bridge-label', 'text-anchor': 'middle' }, fee));
+    root.append(svg('text', { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 + (a.y < 700 ? -170 : 190), class: 'bridge-label', 'text-anchor': 'middle' }, fee));
   }
   const viewClearings: Record<string, any> = {};
   for (const c of extras.view?.clearings ?? []) viewClearings[c.id] = c;
