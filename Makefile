@@ -182,7 +182,7 @@ constraints: ## Re-pin constraints.txt to the newest versions that resolve (then
 	  "$$tmp/venv/bin/python" -m pip freeze --exclude frontier; } > constraints.txt
 
 clean: ## Remove .venv, generated code, caches and build output
-	rm -rf $(VENV) build dist var .mypy_cache .import_linter_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) build dist var .mypy_cache .import_linter_cache .ruff_cache .pytest_cache .hypothesis .grimp_cache
 	rm -rf $(NODE_BOT)/node_modules $(WEB_DIR)/node_modules $(WEB_BUNDLE)
 	rm -f frontier_engine__mypyc.*.so && find libs/frontier/engine -name '*.so' -delete
 	rm -f $(PROTO_STAMP) $(GEN_DIR)/*_pb2.py $(GEN_DIR)/*_pb2.pyi $(GEN_DIR)/*_pb2_grpc.py $(GEN_DIR)/*_pb2_grpc.pyi

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from frontier.engine import Seat, State
+from frontier.engine import Event, EventKind, Seat, State
 from frontier.engine.board import board
 from frontier.engine.sympathy import AllianceState, alliance_state
 from tests.engine_helpers import (
@@ -105,3 +105,21 @@ def sym(n: int = 1) -> dict[str, int]:
 
 def kinds_of_seat(state: State, clearing: str, seat: Seat) -> dict[str, Any]:
     return {k: n for k, n in state.pieces[clearing].get(seat, {}).items() if n}
+
+
+# One card of each suit (and spares), by printed suit.
+SUIT_CARD = {"fox": "anvil", "rabbit": "a_visit_to_friends", "mouse": "mouse_in_a_sack"}
+OTHER_CARD = {"fox": "smugglers_trail", "rabbit": "root_tea_mouse", "mouse": "travel_gear_fox"}
+BIRD = "ambush_bird.1"
+
+
+def events_of(events: list[Event], kind: EventKind) -> list[Event]:
+    return [e for e in events if e.kind is kind]
+
+
+def supporters_of(state: State, seat: Seat) -> list[str]:
+    return alliance_state(state, seat).supporters
+
+
+def turn_passed_to(events: list[Event], seat: Seat) -> bool:
+    return any(e.kind is EventKind.TURN_STARTED and e.seat == seat.value for e in events)

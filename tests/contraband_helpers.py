@@ -11,17 +11,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from frontier.engine import CommandKind, Seat, State, to_act
-from frontier.engine.board import HOME_MAP
+from frontier.engine import CommandKind, Event, EventKind, Seat, State, Team, evolve, to_act
+from frontier.engine.board import AUTUMN, HOME_MAP, WINTER, board
+from frontier.engine.hashing import state_hash
 from frontier.engine.model import Item, other_team
 from frontier.engine.state import DroppedItem
 from frontier.engine.sympathy import AllianceState
 from frontier.engine.vagabond_state import VItem, vstate
 from tests.alliance_helpers import add_officers, set_supporters
 from tests.engine_helpers import (
+    CARD_OF,
     Pieces,
     clear_pieces,
     first_legal,
+    item_locations,
     lay_out,
     new_state,
     play,
@@ -114,3 +117,37 @@ def full_position(
 
 def suit(state: State, clearing: str) -> str:
     return state.suits[clearing]
+
+
+HAMMER_A1 = DroppedItem(Item.HAMMER, Team.A, A1)
+
+
+def winter_of(suit_name: str) -> list[str]:
+    """Winter clearings of ``suit_name`` in the seed-0 matches these tests build (R5)."""
+    probe = full_match()
+    return [c for c in board().on_map(WINTER) if probe.suits[c] == suit_name]
+
+
+def autumn_of(suit_name: str) -> list[str]:
+    probe = full_match()
+    return [c for c in board().on_map(AUTUMN) if probe.suits[c] == suit_name]
+
+
+def fee(state: State, dest: str) -> str:
+    """A plain card paying the bridge fee into ``dest`` (R7)."""
+    return CARD_OF[suit(state, dest)]
+
+
+def of_kind(events: list[Event], kind: EventKind) -> list[Event]:
+    return [e for e in events if e.kind is kind]
+
+
+def item_count(state: State) -> int:
+    """Every item on the table (Vagabond positions set items by hand, so tests compare)."""
+    return sum(item_locations(state).values())
+
+
+def assert_folds(before: State, events: list[Event], after: State) -> None:
+    for event in events:
+        evolve(before, event)
+    assert state_hash(before) == state_hash(after)

@@ -11,7 +11,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from frontier.engine import Command, CommandKind, Event, Seat, State
-from frontier.engine.factions.eyrie import (
+from frontier.engine.board import board
+from frontier.engine.factions.eyrie_board import (
     COLUMNS,
     LEADERS,
     VIZIER_COLUMNS,
@@ -19,6 +20,8 @@ from frontier.engine.factions.eyrie import (
     EyrieState,
     eyrie,
 )
+from frontier.engine.factions.eyrie_decree import resolved_key
+from frontier.engine.model import Suit
 from tests.engine_helpers import (
     Pieces,
     clear_pieces,
@@ -36,6 +39,21 @@ LINEUP = "A=marquise,eyrie;B=marquise,eyrie"
 A1, B1, A2, B2 = Seat.A1, Seat.B1, Seat.A2, Seat.B2
 KEEP_A, KEEP_B = "autumn.hill", "winter.hedge"
 ROOST_A, ROOST_B = "autumn.weald", "winter.mound"  # the corners opposite those keeps (R12)
+MOUNTAIN, WEALD, QUARRY, BEACH = "autumn.mountain", "autumn.weald", "autumn.quarry", "autumn.beach"
+CREEK, HAVEN, POND, MEADOW = "autumn.creek", "autumn.haven", "autumn.pond", "autumn.meadow"
+MOUND, WATERFALL = "winter.mound", "autumn.waterfall"
+FOX, RABBIT, MOUSE, BIRD = "anvil", "bake_sale", "investments", "crossbow_bird"
+BIRD2 = "ambush_bird.1"
+
+
+def winter_clearing(state: State, suit: str) -> str:
+    """The first Winter clearing of ``suit`` (Winter suits are seeded, R5)."""
+    return next(c for c in board().on_map("winter") if state.suits[c] == suit)
+
+
+def mark_resolved(state: State, column: str, suit: str = "bird", n: int = 1) -> None:
+    """Mark Decree cards as already resolved this Daylight (earlier columns of a position)."""
+    state.used[resolved_key(column, Suit(suit))] = n
 
 
 def fresh(seed: int = 0, lineup: str = LINEUP) -> State:

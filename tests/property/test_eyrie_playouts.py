@@ -25,7 +25,7 @@ from frontier.engine import (
     to_act,
 )
 from frontier.engine.cards import deck_ids
-from frontier.engine.factions.eyrie import VIZIERS, EyrieState
+from frontier.engine.factions.eyrie_board import VIZIERS, EyrieState
 from frontier.engine.model import Faction, Item
 from frontier.engine.view import can_see_hand, view
 from tests.engine_helpers import (

@@ -14,7 +14,6 @@ import pytest
 from frontier.engine import (
     Command,
     CommandKind,
-    Event,
     EventKind,
     IllegalCommand,
     Seat,
@@ -22,9 +21,9 @@ from frontier.engine import (
     legal_commands,
 )
 from frontier.engine.board import AUTUMN, WINTER, board
-from frontier.engine.factions import REGISTRY
 from frontier.engine.hashing import state_hash
 from frontier.engine.model import Faction, Item, Team
+from frontier.engine.registry import REGISTRY
 from frontier.engine.state import DroppedItem, State
 from frontier.engine.sympathy import AllianceState, alliance_state
 from frontier.engine.view import event_for, view
@@ -33,12 +32,17 @@ from tests.alliance_helpers import (
     A2,
     B1,
     B2,
+    BIRD,
+    SUIT_CARD,
     alliance_match,
     alliance_position,
     clearings_of_suit,
+    events_of,
     fresh,
     kinds_of_seat,
+    supporters_of,
     sym,
+    turn_passed_to,
 )
 from tests.engine_helpers import (
     assert_conserved,
@@ -48,38 +52,19 @@ from tests.engine_helpers import (
     legal_of,
     play,
     setup_seat,
-    stack_deck,
     string_values,
 )
-
-# One card of each suit (and spares), by printed suit.
-SUIT_CARD = {"fox": "anvil", "rabbit": "a_visit_to_friends", "mouse": "mouse_in_a_sack"}
-OTHER_CARD = {"fox": "smugglers_trail", "rabbit": "root_tea_mouse", "mouse": "travel_gear_fox"}
-BIRD = "ambush_bird.1"
-
-
-def _alliance_events(events: list[Event], kind: EventKind) -> list[Event]:
-    return [e for e in events if e.kind is kind]
-
-
-def _supporters(state: State, seat: Seat) -> list[str]:
-    return alliance_state(state, seat).supporters
-
-
-def _turn_passed_to(events: list[Event], seat: Seat) -> bool:
-    return any(e.kind is EventKind.TURN_STARTED and e.seat == seat.value for e in events)
-
 
 # ----- setup (R12) and the supporters stack -------------------------------------------------
 
 
-def test_R12_alliance_starts_with_no_pieces_and_three_face_down_supporters() -> None:
+def test_R12_alliance_starts_with_no_pieces_and_three_face_downsupporters_of() -> None:
     state = fresh(0)
     events = setup_seat(state, "autumn.hill") + setup_seat(state, "winter.hedge")
     assert state.round == 1
     for seat in (A2, B2):
         assert not any(state.pieces[c].get(seat) for c in board().order)
-        assert len(_supporters(state, seat)) == 3
+        assert len(supporters_of(state, seat)) == 3
         assert len(state.seats[seat].hand) == 3  # the supporters are not the hand
         assert state.seats[seat].supply == {
             "warrior": 10,
@@ -100,7 +85,7 @@ def test_R12_alliance_starts_with_no_pieces_and_three_face_down_supporters() -> 
 def test_alliance_supporters_are_hidden_from_other_seats() -> None:
     state = fresh(0)
     events = setup_seat(state, "autumn.hill") + setup_seat(state, "winter.hedge")
-    secret = set(_supporters(state, A2))
+    secret = set(supporters_of(state, A2))
     for viewer in (A1, B1, B2, None):
         assert not string_values(view(state, viewer)) & secret, viewer
     own = view(state, A2)
@@ -126,8 +111,8 @@ def test_alliance_supporters_do_not_count_for_the_hand_limit() -> None:
     )
     events = play(state, Command(CommandKind.END_PHASE, A2))  # no officers: to the draw
     assert len(state.seats[A2].hand) == 5
-    assert len(_supporters(state, A2)) == 5
-    assert _turn_passed_to(events, B2)  # no discard was asked
+    assert len(supporters_of(state, A2)) == 5
+    assert turn_passed_to(events, B2)  # no discard was asked
 
 
 def test_alliance_supporters_limit_five_without_a_base_extra_card_discarded() -> None:
@@ -142,7 +127,7 @@ def test_alliance_supporters_limit_five_without_a_base_extra_card_discarded() ->
         supporters={A2: five},
     )
     play(state, first_legal(state, CommandKind.MARCH, clearing="autumn.creek", to=hill, count=1))
-    assert sorted(_supporters(state, A2)) == sorted(five)  # the stack is full
+    assert sorted(supporters_of(state, A2)) == sorted(five)  # the stack is full
     assert "anvil" in state.discard and "anvil" not in state.seats[B1].hand
     # Mobilize is only offered within the limit.
     state.turn_seat, state.step = A2, "daylight.actions"
@@ -158,7 +143,7 @@ def test_alliance_supporters_unlimited_with_a_base_on_the_map() -> None:
         supporters={A2: five},
     )
     play(state, first_legal(state, CommandKind.MOBILIZE, cards=("bake_sale",)))
-    assert sorted(_supporters(state, A2)) == sorted([*five, "bake_sale"])
+    assert sorted(supporters_of(state, A2)) == sorted([*five, "bake_sale"])
     assert "bake_sale" not in state.seats[A2].hand
 
 
@@ -197,7 +182,7 @@ def test_alliance_revolt_removes_rival_pieces_scores_and_places_base_warriors_of
     assert kinds_of_seat(state, meadow, A2) == {"sympathy": 1, "base_fox": 1, "warrior": 3}
     assert alliance_state(state, A2).officers == 1
     assert state.scores[Team.A] - before == 2  # the sawmill and the wood
-    assert _supporters(state, A2) == [BIRD]
+    assert supporters_of(state, A2) == [BIRD]
     assert state.seats[A2].supply["warrior"] == 10 - 3 - 1
     assert_conserved(state)
 
@@ -208,7 +193,7 @@ def test_R25_revolt_removes_only_the_rival_team_teammates_are_untouched() -> Non
     assert kinds_of_seat(state, "autumn.meadow", A1) == {"warrior": 1, "workshop": 1}
 
 
-def test_alliance_revolt_needs_a_base_on_the_faction_board_and_two_supporters() -> None:
+def test_alliance_revolt_needs_a_base_on_the_faction_board_and_twosupporters_of() -> None:
     state = _revolt_position()
     alliance_state(state, A2).supporters.remove("anvil")
     alliance_state(state, A2).supporters.remove(BIRD)
@@ -269,9 +254,9 @@ def test_R25_revolt_removing_the_rival_alliance_sympathy_triggers_its_outrage() 
     before = state.scores[Team.A]
     events = play(state, first_legal(state, CommandKind.REVOLT, clearing="autumn.meadow"))
     assert state.scores[Team.A] - before == 3  # sawmill, wood and the rival sympathy token
-    revealed = _alliance_events(events, EventKind.HAND_REVEALED)
+    revealed = events_of(events, EventKind.HAND_REVEALED)
     assert [(e.seat, e.target, e.cards) for e in revealed] == [("A2", "B2", ())]
-    assert _supporters(state, B2) == [top]
+    assert supporters_of(state, B2) == [top]
     assert_conserved(state)
 
 
@@ -426,14 +411,14 @@ def test_R16_alliance_craft_uses_pieces_on_one_map_only() -> None:
     ]
 
 
-def test_alliance_mobilize_puts_a_hand_card_on_the_supporters() -> None:
+def test_alliance_mobilize_puts_a_hand_card_on_thesupporters_of() -> None:
     state = alliance_position(step="daylight.actions", hands={A2: ["anvil", "bake_sale"]})
     assert {c.cards for c in legal_of(state, CommandKind.MOBILIZE, A2)} == {
         ("anvil",),
         ("bake_sale",),
     }
     play(state, first_legal(state, CommandKind.MOBILIZE, cards=("bake_sale",)))
-    assert _supporters(state, A2) == ["bake_sale"]
+    assert supporters_of(state, A2) == ["bake_sale"]
     assert state.seats[A2].hand == ["anvil"]
 
 
@@ -468,7 +453,7 @@ def test_alliance_evening_operations_one_per_officer_then_draw_one_plus_bases() 
     assert kinds_of_seat(state, "autumn.glade", A2) == {"warrior": 1, "sympathy": 1}
     assert state.scores[Team.A] == 0  # the first token scores 0
     # Two officers, two operations: the Evening goes on by itself and draws 1 + 1 base.
-    assert _turn_passed_to(events, B2)
+    assert turn_passed_to(events, B2)
     drawn = [e for e in events if e.kind is EventKind.CARDS_DRAWN and e.seat == "A2"]
     assert [len(e.cards) for e in drawn] == [2]
 
@@ -496,7 +481,7 @@ def test_alliance_battle_is_a_military_operation() -> None:
         state, first_legal(state, CommandKind.BATTLE, clearing="autumn.glade", target="B1")
     )
     assert kinds_of_seat(state, "autumn.glade", B1) == {}
-    assert _turn_passed_to(events, B2)  # the only operation is spent
+    assert turn_passed_to(events, B2)  # the only operation is spent
 
 
 # ----- Guerrilla War ------------------------------------------------------------------------
@@ -527,163 +512,6 @@ def test_alliance_attacking_deals_the_high_die_as_usual() -> None:
     events = play(state, first_legal(state, CommandKind.BATTLE, clearing="autumn.glade"))
     hits = next(e for e in events if e.kind is EventKind.HITS_SET)
     assert hits.values[:2] == (3, 1)
-
-
-# ----- Outrage Without Borders (R25) --------------------------------------------------------
-
-# (map, sympathetic clearing, adjacent clearing the rival moves from)
-OUTRAGE_PLACES = [
-    (AUTUMN, "autumn.hill", "autumn.creek"),
-    (WINTER, "winter.mound", "winter.trench"),
-]
-
-
-def _outrage_position(dest: str, origin: str, mover: Seat, hand: list[str]) -> State:
-    return alliance_position(
-        turn=mover,
-        step="daylight.actions",
-        actions=1,
-        pieces={dest: {A2: sym()}, origin: {mover: {"warrior": 2}}},
-        hands={mover: hand},
-    )
-
-
-@pytest.mark.parametrize(("map_name", "dest", "origin"), OUTRAGE_PLACES)
-def test_R25_outrage_only_rival_team_triggers(map_name: str, dest: str, origin: str) -> None:
-    suit = alliance_match().suits[dest]
-    state = _outrage_position(dest, origin, B1, [SUIT_CARD[suit], OTHER_CARD[suit]])
-    events = play(state, first_legal(state, CommandKind.MARCH, clearing=origin, to=dest, count=1))
-    assert _supporters(state, A2) == [SUIT_CARD[suit]]
-    assert state.seats[B1].hand == [OTHER_CARD[suit]]
-    added = _alliance_events(events, EventKind.SUPPORTERS_ADDED)
-    assert [(e.seat, e.target, e.text) for e in added] == [("A2", "B1", "outrage")]
-    assert event_for(state, added[0], A1).cards == ("hidden",)  # face down
-    assert event_for(state, added[0], B1).cards == (SUIT_CARD[suit],)  # the giver knows it
-    assert_conserved(state)
-
-
-@pytest.mark.parametrize(("map_name", "dest", "origin"), OUTRAGE_PLACES)
-def test_R25_own_team_never_triggers_outrage(map_name: str, dest: str, origin: str) -> None:
-    suit = alliance_match().suits[dest]
-    state = _outrage_position(dest, origin, A1, [SUIT_CARD[suit]])
-    events = play(state, first_legal(state, CommandKind.MARCH, clearing=origin, to=dest, count=1))
-    assert _supporters(state, A2) == []
-    assert state.seats[A1].hand == [SUIT_CARD[suit]]
-    assert not _alliance_events(events, EventKind.HAND_REVEALED)
-    assert not state.decisions
-
-
-def test_R25_outrage_without_matching_card_reveals_hand_and_alliance_draws() -> None:
-    dest, origin = "autumn.hill", "autumn.creek"  # fox
-    hand = ["bake_sale", "mouse_in_a_sack"]
-    state = _outrage_position(dest, origin, B1, hand)
-    stack_deck(state, "cobbler.1")
-    events = play(state, first_legal(state, CommandKind.MARCH, clearing=origin, to=dest, count=1))
-    assert _supporters(state, A2) == ["cobbler.1"]
-    assert sorted(state.seats[B1].hand) == sorted(hand)
-    reveal = _alliance_events(events, EventKind.HAND_REVEALED)
-    assert [(e.seat, e.target, e.cards) for e in reveal] == [("B1", "A2", tuple(sorted(hand)))]
-    assert state.known_hands[A2][B1] == tuple(sorted(hand))
-    # Only the Alliance (and the revealer) see the reveal; the Alliance's teammate does not.
-    assert event_for(state, reveal[0], A2).cards == tuple(sorted(hand))
-    for viewer in (A1, B2, None):
-        assert event_for(state, reveal[0], viewer).cards == ("hidden", "hidden")
-    assert view(state, A2)["known_hands"] == {"B1": sorted(hand)}
-    assert view(state, A1)["known_hands"] == {}
-    drawn = [e for e in events if e.kind is EventKind.SUPPORTERS_ADDED]
-    assert [(e.target, e.cards) for e in drawn] == [("", ("cobbler.1",))]
-    assert event_for(state, drawn[0], B1).cards == ("hidden",)
-    assert_conserved(state)
-
-
-def test_R25_outrage_card_choice_is_a_decision_of_the_mover() -> None:
-    dest, origin = "autumn.hill", "autumn.creek"  # fox
-    state = _outrage_position(dest, origin, B1, ["anvil", BIRD, "bake_sale"])
-    play(state, first_legal(state, CommandKind.MARCH, clearing=origin, to=dest, count=1))
-    assert [(d.seat, d.kind) for d in state.decisions] == [(B1, "outrage")]
-    options = legal_commands(state, B1)
-    assert {c.cards for c in options} == {("anvil",), (BIRD,)}  # birds count as matching
-    assert all(c.kind is CommandKind.OUTRAGE for c in options)
-    play(state, first_legal(state, CommandKind.OUTRAGE, cards=(BIRD,)))
-    assert _supporters(state, A2) == [BIRD]
-    assert sorted(state.seats[B1].hand) == ["anvil", "bake_sale"]
-    assert not state.decisions
-
-
-def test_R25_removing_sympathy_in_battle_asks_the_remover_even_off_turn() -> None:
-    glade = "autumn.glade"  # fox
-    state = alliance_position(
-        step="evening.operations",
-        pieces={glade: {A2: {"warrior": 1, "sympathy": 1}, B1: {"warrior": 3}}},
-        hands={B1: ["anvil", "foxfolk_steel"]},
-        officers={A2: 1},
-        rng_state=dice_seed(3, 2),
-    )
-    before = state.scores[Team.B]
-    play(state, first_legal(state, CommandKind.BATTLE, clearing=glade, target="B1"))
-    assert kinds_of_seat(state, glade, A2) == {}  # the warrior, then the sympathy token
-    assert state.scores[Team.B] - before == 1
-    assert state.turn_seat is A2
-    assert [(d.seat, d.kind) for d in state.decisions] == [(B1, "outrage")]
-    play(state, first_legal(state, CommandKind.OUTRAGE, cards=("foxfolk_steel",)))
-    assert _supporters(state, A2) == ["foxfolk_steel"]
-    assert state.battle is None
-    assert_conserved(state)
-
-
-# ----- a base removed -----------------------------------------------------------------------
-
-
-def _base_attack(extra_base: bool) -> State:
-    supporters = [
-        "anvil",  # fox: discarded with the fox base
-        BIRD,  # birds are discarded too
-        "a_visit_to_friends",
-        "bake_sale",
-        "smugglers_trail",
-        "mouse_in_a_sack",
-        "root_tea_mouse",
-        "investments",
-    ]
-    pieces = {"autumn.meadow": {A2: {"base_fox": 1}, B1: {"warrior": 3}}}
-    if extra_base:
-        pieces["autumn.creek"] = {A2: {"base_rabbit": 1}}
-    return alliance_position(
-        turn=B1,
-        step="daylight.actions",
-        actions=1,
-        pieces=pieces,
-        supporters={A2: supporters},
-        officers={A2: 3},
-        rng_state=dice_seed(3, 0),  # defenseless: 0 rolled + 1 hit, the base
-    )
-
-
-def test_alliance_base_removed_consequences() -> None:
-    state = _base_attack(extra_base=False)
-    play(state, first_legal(state, CommandKind.BATTLE, clearing="autumn.meadow", target="A2"))
-    assert kinds_of_seat(state, "autumn.meadow", A2) == {}
-    assert state.seats[A2].supply["base_fox"] == 1  # back on the faction board
-    assert "anvil" in state.discard and BIRD in state.discard
-    assert alliance_state(state, A2).officers == 1  # 3 officers: half rounded up (2) lost
-    assert state.seats[A2].supply["warrior"] == 10 - 1
-    # No base left and 6 supporters: the Alliance chooses one to discard down to 5.
-    assert [(d.seat, d.kind) for d in state.decisions] == [(A2, "supporters_limit")]
-    options = legal_commands(state, A2)
-    assert {c.cards[0] for c in options} == set(_supporters(state, A2))
-    play(state, first_legal(state, CommandKind.DISCARD, cards=("investments",)))
-    assert sorted(_supporters(state, A2)) == sorted(
-        ["a_visit_to_friends", "bake_sale", "smugglers_trail", "mouse_in_a_sack", "root_tea_mouse"]
-    )
-    assert not state.decisions and state.battle is None
-    assert_conserved(state)
-
-
-def test_alliance_base_removed_with_another_base_left_keeps_every_other_supporter() -> None:
-    state = _base_attack(extra_base=True)
-    play(state, first_legal(state, CommandKind.BATTLE, clearing="autumn.meadow", target="A2"))
-    assert len(_supporters(state, A2)) == 6
-    assert not state.decisions
 
 
 # ----- faction state ------------------------------------------------------------------------

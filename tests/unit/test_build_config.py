@@ -41,3 +41,21 @@ def test_the_rules_are_compiled_unless_built_pure() -> None:
 def test_snapshots_are_tagged_with_the_build() -> None:
     # The two builds pickle the faction states differently: neither may read the other's.
     assert snapshot.FORMAT.endswith("+mypyc") == frontier.engine.COMPILED
+
+
+def test_every_rule_module_is_compiled_unless_built_pure() -> None:
+    """setup.py picks up every engine module, a newly split one too (all but the record
+    modules it keeps interpreted on purpose)."""
+    engine = ROOT / "libs" / "frontier" / "engine"
+    interpreted = {"__init__", "model", "state", "errors", "config"}
+    names = [
+        ".".join(("frontier.engine", *p.relative_to(engine).with_suffix("").parts))
+        for p in sorted(engine.rglob("*.py"))
+        if not (p.parent == engine and p.stem in interpreted)
+    ]
+    suffix = ".so" if frontier.engine.COMPILED else ".py"
+    files = {
+        name: importlib.import_module(name.removesuffix(".__init__")).__file__ for name in names
+    }
+    assert "frontier.engine.factions.eyrie_board" in files
+    assert {n: f for n, f in files.items() if not (f or "").endswith(suffix)} == {}

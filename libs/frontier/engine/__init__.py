@@ -6,9 +6,25 @@
 
 No I/O, no asyncio, no clock, no :mod:`random`: all randomness comes from the generator
 stored in the state, so (config, commands) replays bit for bit.
+
+Layers, each importing only those above it (no import cycle; ``lint-imports`` and
+tests/unit/test_engine_imports.py check it):
+
+* plain data: ``model``, ``state``, ``board``, ``cards``, ``rng``, ``errors``, ``config``...,
+  and the Vagabond's data and queries (``vagabond_state``);
+* ``evolve`` (the only writer of a state), then ``ctx`` (the emitter every rule writes
+  through);
+* the shared rules: ``pieces``, ``contraband``, ``sympathy``, ``movement``, ``removal``,
+  ``field_hospitals``, ``battle``, ``crafting``, ``card_effects``, ``turn``, ``scoring``;
+  they reach a faction only through ``registry`` (:class:`factions.base.FactionRules`
+  and its hooks), never by importing it;
+* the factions (``factions/``), built on the shared rules;
+* ``roster``, the one module that imports the factions and registers them (imported here);
+* the entry points: ``decide``, ``setup``, ``view``.
 """
 
 from . import evolve as _evolve
+from . import roster  # noqa: F401 - registers every faction (see registry.py)
 from .config import MatchConfig, make_config
 from .decide import decide, execute, legal_commands, to_act
 from .errors import EngineError, GameOver, IllegalCommand, InvalidConfig, WrongSeat

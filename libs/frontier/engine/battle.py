@@ -24,6 +24,8 @@ from .field_hospitals import offer_field_hospitals
 from .model import Command, CommandKind, EventKind, Faction, Item, Seat
 from .movement import suit_of
 from .pieces import BUILDINGS, TOKENS, WARRIOR, enemies_with_pieces, warriors
+from .registry import rules_for
+from .removal import remove
 from .state import Battle, Decision, State
 
 AMBUSH_HITS = 2
@@ -142,7 +144,9 @@ def run(ctx: Ctx) -> None:
             deal_hits(ctx, b.attacker, b.clearing, rolled + b.extra_to_attacker, b.defender)
         elif stage == "loot":  # R28
             _stage(ctx, "aftermath")
-            vagabond_state.loot(ctx, b)
+            loot = rules_for(state.lineup[b.attacker].faction).loot
+            if loot is not None:
+                loot(ctx, b)
         elif stage == "aftermath":
             _stage(ctx, "end")
             totals: dict[str, int] = {}
@@ -213,18 +217,17 @@ def _may_reroll(state: State, b: Battle) -> bool:
 
 
 def _leader_extra_hits(state: State, attacker: Seat) -> int:
-    """Eyrie Commander: +1 hit when attacking (base Root §10)."""
-    from .factions.eyrie import attacker_extra_hits  # the factions import this module
-
-    return attacker_extra_hits(state, attacker)
+    """A faction's bonus as attacker (the Eyrie's Commander: +1 hit, base Root §10)."""
+    hook = rules_for(state.lineup[attacker].faction).attacker_extra_hits
+    return hook(state, attacker) if hook is not None else 0
 
 
 def _building_removed(ctx: Ctx, remover: Seat) -> None:
-    """Eyrie Despot: +1 VP once per battle that removes an enemy building or token."""
-    from .factions.eyrie import despot_bonus  # the factions import this module
-
-    if ctx.state.battle is not None:
-        despot_bonus(ctx, ctx.state.battle, remover)
+    """After an enemy building or token is removed in a battle: the remover's faction hook
+    (the Eyrie's Despot: +1 VP once per battle)."""
+    hook = rules_for(ctx.state.lineup[remover].faction).building_removed
+    if hook is not None and ctx.state.battle is not None:
+        hook(ctx, ctx.state.battle, remover)
 
 
 def deal_hits(ctx: Ctx, victim: Seat, clearing: str, hits: int, remover: Seat) -> None:
@@ -237,12 +240,13 @@ def deal_hits(ctx: Ctx, victim: Seat, clearing: str, hits: int, remover: Seat) -
     w = warriors(state, clearing, victim)
     if hits <= 0:
         return
-    if vagabond_state.vagabond(state, victim) is not None:  # hits damage its items
-        vagabond_state.take_hits(ctx, victim, hits, remover)
+    take_hits = rules_for(state.lineup[victim].faction).take_hits
+    if take_hits is not None:  # e.g. a Vagabond's hits damage its items
+        take_hits(ctx, victim, hits, remover)
         return
     if w:
         k = min(w, hits)
-        ctx.remove(victim, clearing, WARRIOR, k, remover, "battle")
+        remove(ctx, victim, clearing, WARRIOR, k, remover, "battle")
         hits -= k
     _continue_hits(ctx, victim, clearing, hits, remover)
 
@@ -260,7 +264,7 @@ def _continue_hits(ctx: Ctx, victim: Seat, clearing: str, hits: int, remover: Se
     if len(others) == 1 or hits >= sum(others.values()):
         for kind in sorted(others):
             k = min(others[kind], hits)
-            ctx.remove(victim, clearing, kind, k, remover, "battle")
+            remove(ctx, victim, clearing, kind, k, remover, "battle")
             _building_removed(ctx, remover)
             hits -= k
             if hits == 0:
@@ -304,7 +308,7 @@ def answer(ctx: Ctx, cmd: Command, d: Decision) -> None:
     ctx.close_decision()
     if d.kind == "allocate_hits":
         remover = Seat(d.target)
-        ctx.remove(cmd.seat, d.clearing, cmd.piece, 1, remover, "battle")
+        remove(ctx, cmd.seat, d.clearing, cmd.piece, 1, remover, "battle")
         _building_removed(ctx, remover)
         _continue_hits(ctx, cmd.seat, d.clearing, d.count - 1, remover)
         run(ctx)

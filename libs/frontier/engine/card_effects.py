@@ -28,6 +28,7 @@ from .field_hospitals import offer_field_hospitals
 from .model import Command, CommandKind, EventKind, Seat
 from .movement import do_move, move_commands
 from .pieces import WARRIOR, clearings_ruled, warriors
+from .removal import remove
 from .state import Decision, State
 
 
@@ -132,7 +133,7 @@ def execute(ctx: Ctx, cmd: Command) -> None:
         ctx.score(victim, 1, "stand and deliver")
     elif cmd.kind is CommandKind.TAX_COLLECTOR:
         ctx.use(seat, TAX_COLLECTOR)
-        ctx.remove(seat, cmd.clearing, WARRIOR, 1, seat, "tax collector")
+        remove(ctx, seat, cmd.clearing, WARRIOR, 1, seat, "tax collector")
         ctx.draw(seat, 1)
         offer_field_hospitals(ctx, seat, cmd.clearing, 1, in_battle=False)
     elif cmd.kind is CommandKind.CODEBREAKERS:

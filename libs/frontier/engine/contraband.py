@@ -50,6 +50,7 @@ from .cards import catalog
 from .ctx import Ctx
 from .model import EMPTY, Command, CommandKind, EventKind, Faction, Item, Seat, Suit
 from .pieces import warriors
+from .registry import rules_for
 from .state import DroppedItem, State
 from .vagabond_state import is_clearing, vstate
 
@@ -114,13 +115,11 @@ def printed_item_vp() -> dict[Item, int]:
 
 
 def item_points(state: State, crafter: Seat, item: Item) -> int:
-    """What a validated item scores: its printed VP, with the Eyrie's Disdain for Trade."""
+    """What a validated item scores: its printed VP, unless the crafter's faction changes it
+    (the Eyrie's Disdain for Trade)."""
     vp = printed_item_vp()[item]
-    if state.lineup[crafter].faction is Faction.EYRIE:
-        from .factions.eyrie import crafted_item_vp  # the factions import this module
-
-        return crafted_item_vp(state, crafter, vp)
-    return vp
+    hook = rules_for(state.lineup[crafter].faction).item_vp
+    return hook(state, crafter, vp) if hook is not None else vp
 
 
 def _position(clearing: str) -> int:

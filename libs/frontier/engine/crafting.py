@@ -15,7 +15,8 @@ from .board import HOME_MAP, board
 from .cards import CardKind, card
 from .contraband import carrier_of, contraband_clearings
 from .ctx import Ctx
-from .model import Command, CommandKind, EventKind, Faction, Seat, other_team
+from .model import Command, CommandKind, EventKind, Seat, other_team
+from .registry import rules_for
 from .state import State
 
 
@@ -26,8 +27,6 @@ def crafting_maps(state: State, seat: Seat) -> tuple[str, ...]:
 
 def capacity(state: State, seat: Seat, map_name: str | None = None) -> dict[str, int]:
     """Unused crafting pieces per clearing this turn, on ``map_name`` (default: home)."""
-    from .factions import rules_for
-
     piece = rules_for(state.lineup[seat].faction).crafting_piece
     home = map_name or HOME_MAP[seat.team]
     pieces, used = state.pieces, state.used
@@ -105,13 +104,11 @@ def craft_commands(state: State, seat: Seat) -> list[Command]:
 
 
 def item_vp(state: State, seat: Seat, card_id: str) -> int:
-    """The printed VP; the Eyrie score 1 unless led by the Builder (Disdain for Trade)."""
+    """The printed VP, unless the crafter's faction changes it (the Eyrie's Disdain for
+    Trade: 1 VP unless led by the Builder)."""
     vp = card(card_id).vp
-    if state.lineup[seat].faction is Faction.EYRIE:
-        from .factions.eyrie import crafted_item_vp  # the factions import this module
-
-        return crafted_item_vp(state, seat, vp)
-    return vp
+    hook = rules_for(state.lineup[seat].faction).item_vp
+    return hook(state, seat, vp) if hook is not None else vp
 
 
 def do_craft(ctx: Ctx, cmd: Command) -> None:

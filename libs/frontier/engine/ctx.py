@@ -4,15 +4,16 @@ Rules code reads the state, decides, and calls ``ctx.emit``; because the event i
 immediately, later reads in the same command see its effect, and the list of events is by
 construction exactly what rebuilds the state when folded.  Helpers here wrap the few event
 sequences that many rules share (drawing with reshuffle, scoring with the floor and the
-90-point check).
+90-point check).  Removing pieces sets off rules of its own (contraband drops, Hostility,
+Outrage...), so it lives above this module, in :mod:`frontier.engine.removal`: ``Ctx``
+imports nothing but ``evolve`` and plain data, so every rule module may import it.
 """
 
 from __future__ import annotations
 
-from . import vagabond_state
 from .evolve import evolve
 from .model import EMPTY, Command, Event, EventKind, Seat, Team
-from .pieces import BASES, BUILDINGS, SYMPATHY, TOKENS, WARRIOR
+from .pieces import WARRIOR
 from .state import State
 
 
@@ -113,38 +114,6 @@ class Ctx:
         self.emit(
             EventKind.PIECES_MOVED, seat=seat.value, clearing=origin, to=dest, piece=piece, count=n
         )
-
-    def remove(
-        self, owner: Seat, clearing: str, piece: str, n: int, remover: Seat | None, reason: str
-    ) -> None:
-        """Remove pieces; an enemy remover scores 1 VP per building or token.  The last warrior
-        of a seat carrying contraband drops it in the clearing (R18)."""
-        if n <= 0:
-            return
-        self.emit(
-            EventKind.PIECES_REMOVED,
-            seat=owner.value,
-            clearing=clearing,
-            piece=piece,
-            count=n,
-            target=remover.value if remover else "",
-            text=reason,
-        )
-        if piece == WARRIOR and self.state.carried.get(clearing):  # R18: contraband drops
-            from .contraband import after_removal as drop_contraband
-
-            drop_contraband(self, owner, clearing)
-        if (
-            remover is not None
-            and remover.team is not owner.team
-            and (piece in BUILDINGS or piece in TOKENS)
-        ):
-            self.score(remover, n, f"removed {piece}")
-        vagabond_state.after_removal(self, owner, piece, n, remover, reason)  # R27, R34
-        if piece == SYMPATHY or piece in BASES:  # Outrage (R25), a base lost (§11)
-            from .sympathy import after_removal
-
-            after_removal(self, owner, clearing, piece, remover)
 
     # ----- flow ------------------------------------------------------------------------
     def ask(self, seat: Seat, kind: str, **fields: object) -> None:

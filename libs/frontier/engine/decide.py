@@ -14,8 +14,8 @@ from collections.abc import Callable
 from . import battle, card_effects, crafting, field_hospitals, movement, scoring, turn
 from .ctx import Ctx, MatchEnded
 from .errors import GameOver, IllegalCommand, WrongSeat
-from .factions import REGISTRY, rules_for
 from .model import Command, CommandKind, Event, Seat
+from .registry import REGISTRY, rules_for
 from .state import Decision, State
 
 _DecisionOptions = Callable[[State, Decision], list[Command]]

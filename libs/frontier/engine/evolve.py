@@ -9,7 +9,6 @@ event stream early.  Randomness is re-drawn here from the generator stored in th
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from functools import cache
 from typing import TypeVar
 
 from . import rng, vagabond_state
@@ -401,19 +400,23 @@ _HANDLERS: dict[EventKind, Callable[[State, Event], None]] = {
 }
 
 
-@cache
-def _faction_handlers() -> dict[EventKind, EvolveHandler]:
-    from .factions import REGISTRY
+# The factions' own event kinds (the Eyrie's Decree, the Vagabond's items...).  Filled once,
+# at import, by :func:`frontier.engine.registry.register`: this module cannot import the
+# factions, since every rule (the factions' too) emits through ``evolve``.
+_FACTION_HANDLERS: dict[EventKind, EvolveHandler] = {}
 
-    merged: dict[EventKind, EvolveHandler] = {}
-    for rules in REGISTRY.values():
-        merged.update(rules.evolve)
-    return merged
+
+def add_faction_handlers(handlers: Mapping[EventKind, EvolveHandler]) -> None:
+    """Register a faction's event kinds (each kind has one handler, core or faction)."""
+    for kind, handler in handlers.items():
+        if kind in _HANDLERS or kind in _FACTION_HANDLERS:
+            raise ValueError(f"event kind {kind.value} has a handler already")
+        _FACTION_HANDLERS[kind] = handler
 
 
 def evolve(state: State, event: Event) -> State:
     """Apply one event to ``state`` in place and return it (the caller owns the state)."""
-    handler = _HANDLERS.get(event.kind) or _faction_handlers().get(event.kind)
+    handler = _HANDLERS.get(event.kind) or _FACTION_HANDLERS.get(event.kind)
     if handler is None:
         raise CorruptEvent(f"no evolve handler for {event.kind.value}")
     handler(state, event)

@@ -11,9 +11,10 @@ from .board import MAPS, WINTER, board, raw_data
 from .cards import deck_ids
 from .config import MatchConfig
 from .ctx import Ctx
-from .factions import rules_for
 from .model import Faction, Item, Seat, Suit, Team
+from .registry import rules_for
 from .state import SeatState, State
+from .turn import advance
 from .vagabond_state import quests
 
 STARTING_HAND = 3
@@ -98,8 +99,6 @@ def _enter_first_step(state: State) -> None:
     constructing the initial state, like dealing the starting hands.  Its events are folded
     in here and are not part of the match's event stream (the version stays 0).
     """
-    from .turn import advance  # the turn machinery needs the factions, set up below it
-
     seat = state.order[0]
     hook = rules_for(state.lineup[seat].faction).enter.get(state.step)
     if hook is not None:

@@ -26,7 +26,7 @@ from typing import Any
 
 from .cards import card, matches, one_per_type, payable
 from .ctx import Ctx
-from .evolve import CorruptEvent
+from .errors import CorruptEvent
 from .model import Command, CommandKind, Event, EventKind, Faction, Seat, Suit
 from .pieces import BASES, SYMPATHY, WARRIOR
 from .state import Decision, State
@@ -208,9 +208,12 @@ def after_warriors_moved(ctx: Ctx, mover: Seat, dest: str) -> None:
             outrage(ctx, mover, owner, dest)
 
 
-def after_removal(ctx: Ctx, owner: Seat, clearing: str, piece: str, remover: Seat | None) -> None:
-    """Called by :meth:`Ctx.remove` for sympathy tokens and bases, whoever removed them."""
-    if not is_alliance(ctx.state, owner):
+def lost_pieces(
+    ctx: Ctx, owner: Seat, clearing: str, piece: str, n: int, remover: Seat | None, reason: str
+) -> None:
+    """The Alliance's removal hook (:func:`frontier.engine.removal.remove`): a base or a
+    sympathy token of ``owner`` was removed, whoever removed it."""
+    if (piece != SYMPATHY and piece not in BASES) or not is_alliance(ctx.state, owner):
         return
     if piece in BASES:
         base_removed(ctx, owner, piece)

@@ -14,9 +14,9 @@ from collections.abc import Callable
 from . import card_effects
 from .crafting import craft_commands
 from .ctx import Ctx
-from .factions import rules_for
 from .model import Command, CommandKind, EventKind, Faction, Seat
 from .movement import ask_wings_card
+from .registry import rules_for
 from .state import State
 
 HAND_LIMIT = 5

@@ -3,8 +3,9 @@
 The pawn is not a piece on the board: it is not a warrior, never rules, cannot be removed and
 may stand in a forest.  So its location lives in :class:`VagabondState` (``SeatState.extra``),
 not in ``State.pieces``, and the core modules that must know about it (battle, pieces, ctx,
-views) ask this module.  It imports only plain data modules, so every core module may import
-it without an import cycle; the Vagabond's turn and actions are in ``factions/vagabond.py``.
+views) ask this module.  It imports only plain data modules (no rule, not even ``Ctx``), so
+every core module may import it without an import cycle; the Vagabond's turn, actions and
+what it does in battle are in the ``factions/vagabond*`` modules.
 
 Items.  Each item is one :class:`VItem` (face up or exhausted, damaged or not).  Where an item
 sits is derived, never stored: a face-up, undamaged tea, coins or bag is on its track (at most
@@ -17,14 +18,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .board import board, raw_data
-from .model import Character, EventKind, Item, Seat, Suit, Team
+from .model import Character, Item, Seat, Suit, Team
 from .state import Battle, State
-
-if TYPE_CHECKING:
-    from .ctx import Ctx
 
 TRACK_ITEMS: tuple[Item, ...] = (Item.TEA, Item.COINS, Item.BAG)
 TRACK_SIZE = 3
@@ -53,7 +51,6 @@ LEGENDARY_ABILITIES: tuple[str, ...] = (
 LEGENDARY_RUINS = 3
 LEGENDARY_QUESTS = 3
 
-_WARRIOR = "warrior"  # pieces.WARRIOR (pieces imports this module, so not the reverse)
 DAMAGE_DECISION = "damage_items"  # the Vagabond chooses which item each hit damages
 INTERVENTION = "intervention"  # R15: a teammate defends where the team's Vagabond stands
 LOOT_DECISION = "loot"  # R28: which crafted item a successful Looting takes
@@ -315,68 +312,3 @@ def legendary_due(state: State, seat: Seat) -> bool:
         and len(vs.quests_done) >= LEGENDARY_QUESTS
         and not legendary_taken(state)
     )
-
-
-# ----- hooks the core calls (hits taken, pieces removed) ------------------------------------
-
-
-def take_hits(ctx: Ctx, seat: Seat, hits: int, remover: Seat | None) -> None:
-    """Each hit damages one undamaged item of the Vagabond's choice; extra hits are lost.
-
-    The choice is asked (DAMAGE_ITEM) one hit at a time only when it is real: two or more
-    kinds of undamaged item and fewer hits than undamaged items.
-    """
-    vs = vstate(ctx.state, seat)
-    while hits > 0:
-        undamaged_items = [it for it in vs.items if not it.damaged]
-        choices = keys(undamaged_items)
-        if not choices:
-            return
-        if len(choices) > 1 and hits < len(undamaged_items):
-            ctx.ask(seat, DAMAGE_DECISION, count=hits, target=remover.value if remover else "")
-            return
-        ctx.emit(EventKind.ITEM_DAMAGED, seat=seat.value, piece=choices[0])
-        hits -= 1
-
-
-def after_removal(
-    ctx: Ctx, owner: Seat, piece: str, n: int, remover: Seat | None, reason: str
-) -> None:
-    """R27 Hostility and R34 Infamy, after ``remover`` removed ``n`` of ``owner``'s pieces.
-
-    Removing a rival warrior makes that rival Hostile for good.  In a battle on the
-    Vagabond's own turn it scores +1 VP per piece of a Hostile rival it removes, except the
-    warrior whose removal made that rival Hostile.
-    """
-    if remover is None or owner.team is remover.team:
-        return
-    vs = vagabond(ctx.state, remover)
-    if vs is None:
-        return
-    infamous = n if vs.relations.get(owner.value) == HOSTILE else 0
-    if piece == _WARRIOR and not infamous:
-        ctx.emit(
-            EventKind.RELATIONSHIP_CHANGED, seat=remover.value, target=owner.value, text=HOSTILE
-        )
-        infamous = n - 1
-    if reason == "battle" and ctx.state.turn_seat is remover and infamous > 0:
-        ctx.score(remover, infamous, "infamy")
-
-
-def loot(ctx: Ctx, b: Battle) -> None:
-    """R28: a looting Vagabond that dealt at least 1 hit takes one of the defender's crafted
-    items into its Satchel (asked when there is a choice)."""
-    if effective_hits_to_defender(b) < 1:
-        return
-    items = sorted({i.value for i in ctx.state.seats[b.defender].crafted_items})
-    if len(items) > 1:
-        ctx.ask(b.attacker, LOOT_DECISION, target=b.defender.value, clearing=b.clearing)
-    elif items:
-        ctx.emit(
-            EventKind.ITEM_GAINED,
-            seat=b.attacker.value,
-            piece=items[0],
-            target=b.defender.value,
-            clearing=b.clearing,
-            text="loot",
-        )

@@ -12,9 +12,9 @@ from typing import Any
 
 from .board import board
 from .decide import to_act
-from .factions import rules_for
 from .model import Event, EventKind, Seat
 from .pieces import open_slots, rulers
+from .registry import rules_for
 from .state import DroppedItem, State
 from .vagabond_state import pawns_in
 

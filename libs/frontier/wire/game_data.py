@@ -15,9 +15,9 @@ from functools import cache
 from frontier.engine.board import BRIDGES, HOME_MAP, MAPS, board, raw_data
 from frontier.engine.cards import Card, catalog
 from frontier.engine.config import MatchConfig
-from frontier.engine.factions import REGISTRY
 from frontier.engine.lineup import accepted_by, default_lineup, format_lineup
 from frontier.engine.model import Character, Faction, Role, Seat, Suit
+from frontier.engine.registry import REGISTRY
 from frontier.engine.setup import FACE_UP_QUESTS, STARTING_HAND, map_stock
 from frontier.engine.state import SeatSpec
 from frontier.engine.turn import HAND_LIMIT

@@ -1,21 +1,6 @@
-"""Registry of the factions whose rules are implemented."""
+"""The factions, one module (or a few, split by concern) each, plus the protocol they all
+implement (:mod:`.base`).
 
-from __future__ import annotations
-
-from ..model import Faction
-from .alliance import RULES as ALLIANCE
-from .base import FactionRules
-from .eyrie import RULES as EYRIE
-from .marquise import RULES as MARQUISE
-from .vagabond import RULES as VAGABOND
-
-REGISTRY: dict[Faction, FactionRules] = {
-    MARQUISE.faction: MARQUISE,
-    EYRIE.faction: EYRIE,
-    ALLIANCE.faction: ALLIANCE,
-    VAGABOND.faction: VAGABOND,
-}
-
-
-def rules_for(faction: Faction) -> FactionRules:
-    return REGISTRY[faction]
+Nothing here is imported by the shared rules: they reach a faction through
+:mod:`frontier.engine.registry`, which :mod:`frontier.engine.roster` fills.
+"""

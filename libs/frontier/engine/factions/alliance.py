@@ -36,6 +36,8 @@ from ..field_hospitals import offer_field_hospitals
 from ..model import Command, CommandKind, EventKind, Faction, Seat, Suit
 from ..movement import do_move, move_commands, suit_of
 from ..pieces import BASES, BUILDINGS, KEEP, SYMPATHY, TOKENS, WARRIOR, open_slots, warriors
+from ..registry import rules_for
+from ..removal import remove
 from ..state import SeatSpec, State
 from ..sympathy import (
     EVOLVE,
@@ -49,6 +51,7 @@ from ..sympathy import (
     bases_on_map,
     draw_supporters,
     gain_supporters,
+    lost_pieces,
     new_alliance_state,
     outrage_commands,
     spend_supporters,
@@ -155,7 +158,7 @@ def revolt(ctx: Ctx, cmd: Command) -> None:
     for owner, kind, n in _rival_pieces(state, clearing, seat):
         # Re-read: an earlier removal's trigger never adds rival pieces here, but be exact.
         n = state.pieces[clearing].get(owner, {}).get(kind, 0)
-        ctx.remove(owner, clearing, kind, n, seat, "revolt")
+        remove(ctx, owner, clearing, kind, n, seat, "revolt")
         if kind == WARRIOR:
             removed_warriors[owner] = removed_warriors.get(owner, 0) + n
     full_removal_hooks(ctx, seat, clearing)
@@ -175,8 +178,6 @@ def full_removal_hooks(ctx: Ctx, remover: Seat, clearing: str) -> None:
     """An effect removed every rival piece in ``clearing`` (Revolt).  A Vagabond there is not
     removed but damages 3 items (§12.1): each rival faction's ``full_removal`` hook decides
     (a no-op while it has nothing in the clearing; factions without the hook skip it)."""
-    from . import rules_for
-
     for owner in ctx.state.order:
         if owner.team is remover.team:
             continue
@@ -315,7 +316,7 @@ def operation(ctx: Ctx, cmd: Command) -> None:
     elif cmd.kind is CommandKind.RECRUIT:
         ctx.place(seat, cmd.clearing, WARRIOR, 1, reason="recruit")
     elif cmd.kind is CommandKind.ORGANIZE:
-        ctx.remove(seat, cmd.clearing, WARRIOR, 1, seat, "organize")
+        remove(ctx, seat, cmd.clearing, WARRIOR, 1, seat, "organize")
         place_sympathy(ctx, seat, cmd.clearing, "organize")
     elif cmd.kind is CommandKind.COLLECT:
         do_collect(ctx, cmd)
@@ -403,4 +404,5 @@ RULES = FactionRules(
     new_state=new_alliance_state,
     evolve=dict(EVOLVE),
     public_counts=public_counts,
+    lost_pieces=lost_pieces,
 )

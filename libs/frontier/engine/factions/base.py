@@ -1,9 +1,12 @@
-"""What a faction plugs into the turn machinery.
+"""What a faction plugs into the turn machinery and the shared rules.
 
 A faction is a set of steps (``phase.step`` names) and a few functions.  The shared steps
 (card hooks at the start of each phase, crafting, the hand limit) are run by
-:mod:`frontier.engine.turn`; everything specific to a faction is here, so adding a faction
-is one module plus one registry line.
+:mod:`frontier.engine.turn`.  Where a shared rule has a faction-specific twist (a battle
+bonus, hits that damage items instead of removing pieces, what an item scores, what follows
+a removal), it calls the optional hook of the faction concerned, found through
+:mod:`frontier.engine.registry`: the shared rules never import a faction, so adding one is
+its module(s) plus one line in :mod:`frontier.engine.roster`.
 """
 
 from __future__ import annotations
@@ -14,13 +17,15 @@ from dataclasses import dataclass, field
 from ..ctx import Ctx
 from ..evolve_types import EvolveHandler
 from ..model import Command, CommandKind, EventKind, Faction, Seat
-from ..state import Decision, FactionState, SeatSpec, State
+from ..state import Battle, Decision, FactionState, SeatSpec, State
 
 StepHook = Callable[[Ctx, Seat], None]
 StepCommands = Callable[[State, Seat, str], list[Command]]
 Execute = Callable[[Ctx, Command], None]
 DecisionOptions = Callable[[State, Decision], list[Command]]
 DecisionAnswer = Callable[[Ctx, Command, Decision], None]
+# (ctx, owner, clearing, piece, count, remover, reason): after a removal (see the fields)
+RemovalHook = Callable[[Ctx, Seat, str, str, int, Seat | None, str], None]
 
 
 @dataclass(frozen=True)
@@ -57,3 +62,23 @@ class FactionRules:
     # ``clearing`` (a Revolt).  The Vagabond's hook damages 3 items when its pawn is there
     # (§12.1); it must do nothing when the faction has nothing in the clearing.
     full_removal: Callable[[Ctx, Seat, str, Seat], None] | None = None
+    # ----- hooks of the shared rules (None: the faction plays them as base Root) -----------
+    # (state, crafter, printed VP) -> the VP a crafted item scores for this faction, when it
+    # is crafted at home or validated as contraband (the Eyrie's Disdain for Trade)
+    item_vp: Callable[[State, Seat, int], int] | None = None
+    # (state, attacker) -> extra hits this faction deals as attacker (the Eyrie's Commander)
+    attacker_extra_hits: Callable[[State, Seat], int] | None = None
+    # (ctx, battle, remover): this faction removed an enemy building or token in a battle
+    # (the Eyrie's Despot)
+    building_removed: Callable[[Ctx, Battle, Seat], None] | None = None
+    # (ctx, victim, hits, remover): this faction takes battle hits its own way instead of
+    # losing pieces (the Vagabond damages items)
+    take_hits: Callable[[Ctx, Seat, int, Seat | None], None] | None = None
+    # (ctx, battle): the loot stage of a battle this faction attacked in (R28)
+    loot: Callable[[Ctx, Battle], None] | None = None
+    # after a seat of this faction removed some pieces of another seat (the Vagabond's
+    # Hostility and Infamy, R27, R34)
+    removed_by: RemovalHook | None = None
+    # after pieces of a seat of this faction were removed, whoever removed them (the
+    # Alliance losing a base or a sympathy token, §11, R25)
+    lost_pieces: RemovalHook | None = None
