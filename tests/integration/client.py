@@ -20,6 +20,7 @@ class Match:
     to_act: Seat | None
     version: int = 0
     submitted: list[str] = field(default_factory=list)  # command ids, in order
+    sent: list[tuple[Seat, str]] = field(default_factory=list)  # (seat, legal id), in order
 
     @classmethod
     def create(
@@ -54,6 +55,7 @@ class Match:
             )
         )
         self.submitted.append(command_id)
+        self.sent.append((self.to_act, legal_id))
         self.version = reply.version
         self.to_act = enum_from_proto(Seat, reply.to_act) if reply.to_act else None
         return reply

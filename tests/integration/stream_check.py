@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from frontier.engine import decide, evolve, initial_state, make_config
+from frontier.engine.state import State
 from frontier.runtime.bus import Bus
 from frontier.wire.convert import command_from_proto, event_from_proto
 
@@ -19,6 +20,14 @@ async def _batches(nats_url: str, match_id: str) -> list:  # type: ignore[type-a
 
 def check_stream(nats_url: str, match_id: str, seed: int, lineup: str) -> int:
     """Every committed event exactly once, in order, equal to the engine's; returns count."""
+    state, seq = replay_stream(nats_url, match_id, seed, lineup)
+    assert state.over, "the match was played to its end"
+    return seq
+
+
+def replay_stream(nats_url: str, match_id: str, seed: int, lineup: str) -> tuple[State, int]:
+    """The state the committed stream leads to in-process, checking every batch against
+    the engine's ``decide`` on the way; with the number of events."""
     batches = asyncio.run(_batches(nats_url, match_id))
     state = initial_state(make_config(seed=seed, lineup=lineup))
     seq = 0
@@ -31,5 +40,4 @@ def check_stream(nats_url: str, match_id: str, seed: int, lineup: str) -> int:
         for event in expected:
             evolve(state, event)
         seq += len(got)
-    assert state.over, "the match was played to its end"
-    return seq
+    return state, seq

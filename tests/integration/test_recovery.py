@@ -87,8 +87,12 @@ def test_restarted_orchestrator_answers_retries_from_the_stream(own_stack: Stack
     with grpc.insecure_channel(address) as channel:
         stub = match_pb2_grpc.MatchServiceStub(channel)
         match = Match.create(stub, 22, MIRROR)
-        for _ in range(12):
+        for _ in range(11):
             match.step()
+        seat = match.to_act  # command ids belong to their seat: the retry comes from it
+        assert seat is not None
+        last_legal = match.legal()[0].id
+        first = match.submit(last_legal)
         last_id = match.submitted[-1]
         own_stack.kill("orchestrator")
         own_stack.restart("orchestrator")
@@ -96,16 +100,16 @@ def test_restarted_orchestrator_answers_retries_from_the_stream(own_stack: Stack
         stub = match_pb2_grpc.MatchServiceStub(channel)
         before = stub.GetView(match_pb2.GetViewRequest(match_id=match.match_id)).view
         assert before.version == match.version
-        seat = Seat.A1  # the seat that submitted command 12 does not matter for a retry
         again = stub.SubmitCommand(
             match_pb2.SubmitCommandRequest(
                 match_id=match.match_id,
                 seat_token=match.tokens[seat],
                 command_id=last_id,
-                legal_id="whatever: the id was already accepted",
+                legal_id=last_legal,
             )
         )
         assert again.version == match.version
+        assert (again.to_act, list(again.events)) == (first.to_act, list(first.events))
         after = stub.GetView(match_pb2.GetViewRequest(match_id=match.match_id)).view
         assert after.version == match.version
         assert enum_from_proto(Seat, after.to_act) is match.to_act

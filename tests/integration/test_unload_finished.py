@@ -44,13 +44,13 @@ def test_finished_match_is_unloaded_then_served_again_from_nats(tmp_path: Path) 
         again = list(stub.WatchEvents(match_pb2.WatchEventsRequest(match_id=match.match_id)))
         assert again == events
         # the command ids came back too: a retried command gets its first answer
-        token = match.tokens[next(iter(match.tokens))]
+        seat, legal_id = match.sent[0]  # a retry: the same seat, id and command
         retry = stub.SubmitCommand(
             match_pb2.SubmitCommandRequest(
                 match_id=match.match_id,
-                seat_token=token,
+                seat_token=match.tokens[seat],
                 command_id=match.submitted[0],
-                legal_id="ignored: the id was used",
+                legal_id=legal_id,
             )
         )
         assert retry.version > 0

@@ -7,7 +7,7 @@ import pytest
 from frontier.engine import initial_state, make_config
 from frontier.orchestrator import referee
 from frontier.orchestrator.referee import ClockConfig, InvalidClock, record_for, settle
-from frontier.runtime.snapshot import SeatClock, Snapshot, decode, encode
+from frontier.runtime.snapshot import CommandResult, SeatClock, Snapshot, decode, encode
 
 CLOCK = ClockConfig.make(budget_ms=1000, reserve_ms=5000, strike_limit=2, takeover_bot="")
 
@@ -76,7 +76,9 @@ def test_a_standing_answer_is_shown_as_the_seats_own_to_everyone_else() -> None:
 
 def test_snapshots_keep_the_clocks() -> None:
     state = initial_state(make_config(seed=3, lineup="A=marquise;B=marquise"))
-    snap = Snapshot(state, 12, {"x": (1, 2)}, {"A1": SeatClock(300, 2, True)})
+    ids = {("A1", "x"): CommandResult(1, 2, "end_phase:A1", "A2", "")}
+    snap = Snapshot(state, 12, ids, {"A1": SeatClock(300, 2, True)})
     back = decode(encode(snap))
     assert back is not None and back.clocks == {"A1": SeatClock(300, 2, True)}
+    assert back.command_ids == ids
     assert decode(b"not a snapshot") is None

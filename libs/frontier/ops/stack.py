@@ -13,6 +13,7 @@ there is no replica to recover a write lost in the OS page cache.  ``--sync`` re
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
 import shutil
@@ -103,6 +104,7 @@ class StackConfig:
         }
     )
     sync: str = "always"  # JetStream sync_interval ("always" or a duration such as "2m")
+    monitor_port: int = 0  # nats-server's HTTP monitoring endpoint (/varz...); 0: none
     orchestrators: int = 1  # more share the matches through leases (orchestrator/leases.py)
     log_level: str = "WARNING"
     extra_env: dict[str, str] = field(default_factory=dict)
@@ -179,9 +181,12 @@ class Stack:
         store = cfg.workdir / "jetstream"
         store.mkdir(parents=True, exist_ok=True)
         conf = cfg.workdir / "nats.conf"
+        # The interval is quoted: unquoted, the config parser reads "2m" as the number
+        # 2,000,000 (a size suffix) and so as 2,000,000 seconds, about 23 days.
+        monitor = f'http: "{cfg.host}:{cfg.monitor_port}"\n' if cfg.monitor_port else ""
         conf.write_text(
-            f'listen: "{cfg.host}:{cfg.nats_port}"\n'
-            f'jetstream {{\n  store_dir: "{store}"\n  sync_interval: {cfg.sync}\n}}\n'
+            f'listen: "{cfg.host}:{cfg.nats_port}"\n{monitor}'
+            f'jetstream {{\n  store_dir: "{store}"\n  sync_interval: {json.dumps(cfg.sync)}\n}}\n'
         )
         self._spawn("nats", [nats_server_binary(), "-c", str(conf)])
         _wait_port(cfg.host, cfg.nats_port, timeout, self.procs["nats"], "nats-server")

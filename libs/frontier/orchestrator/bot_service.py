@@ -29,7 +29,7 @@ import grpc
 from frontier.engine import Seat
 from frontier.engine.model import Command
 from frontier.runtime.domain import GrpcContext
-from frontier.runtime.errors import ServiceError, status_for
+from frontier.runtime.errors import ServiceError, abort, status_for
 from frontier.v1 import bot_pb2, bot_pb2_grpc, events_pb2, types_pb2
 from frontier.wire.convert import enum_to_proto
 
@@ -112,8 +112,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         except TimeoutError:
             await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "no Hello within 10 s")
         except Exception as exc:
-            code, message = status_for(exc)
-            await context.abort(code, message)
+            await abort(context, exc)
         session = _Session(seat, hosted.clock.strike_limit)
         previous = hosted.sessions.get(seat)
         if previous is not None:
@@ -184,7 +183,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             session.wake.clear()
             while session.outbox:
                 yield session.outbox.popleft()
-            if hosted.state.over:
+            if hosted.ended:  # played to its end, or abandoned (winner "")
                 state = hosted.state
                 yield bot_pb2.PlayResponse(
                     match_over=bot_pb2.MatchOver(

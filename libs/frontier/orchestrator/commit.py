@@ -12,7 +12,11 @@ For each accepted command, in this order, under the match's lock:
      writer), and only after the publish is acknowledged does the copy become the match's
      state.
 Nothing is changed unless every step succeeds, so a failure anywhere leaves the match as it
-was and the client can retry with the same command id.
+was and the client can retry with the same command id.  A publish whose outcome is unknown
+(a timeout, a lost connection) is not a failure: it is settled from NATS before the match
+takes its next command (:meth:`CommitPath._publish`), and each command runs in a task of its
+own that the caller's cancellation does not stop (:meth:`CommitPath.serialized`), so a
+match is never left behind its stream.
 
 Every command takes this one path, whoever chose it: a MatchService client, a bot's Play
 stream (:mod:`.bot_service`), or the match's referee (:mod:`.decisions`).  The batch's
@@ -26,8 +30,8 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable, Coroutine
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, TypeVar
 
 import grpc
 
@@ -39,8 +43,8 @@ from frontier.engine.model import Command, Event, EventKind
 from frontier.engine.state import State
 from frontier.engine.turn import at_rest
 from frontier.runtime.bus import Bus, WriterConflict, turn_subject
-from frontier.runtime.errors import ServiceError
-from frontier.runtime.snapshot import Snapshot, encode
+from frontier.runtime.errors import NATS_UNREACHABLE, ServiceError, shown
+from frontier.runtime.snapshot import CommandResult, Snapshot, encode
 from frontier.runtime.telemetry import tracer
 from frontier.v1 import domain_pb2, events_pb2, types_pb2
 from frontier.wire.convert import command_to_proto, enum_to_proto, event_to_proto
@@ -52,6 +56,13 @@ from .referee import AnsweredBy
 
 log = logging.getLogger("frontier.orchestrator")
 
+T = TypeVar("T")
+
+# How long a publish whose outcome is unknown waits before it is tried again: doubling up
+# to the maximum, for as long as NATS does not answer.
+SETTLE_FIRST_S = 0.05
+SETTLE_MAX_S = 1.0
+
 
 def resolve(hosted: HostedMatch, seat: Seat, command: Command | None, legal_id: str) -> Command:
     """The command a request names: a full command of the token's seat, or a legal id."""
@@ -61,7 +72,8 @@ def resolve(hosted: HostedMatch, seat: Seat, command: Command | None, legal_id: 
             return found
         raise ServiceError(
             grpc.StatusCode.FAILED_PRECONDITION,
-            f"no legal command with id {legal_id!r} for seat {seat.value} now",
+            f"no legal command with id {shown(legal_id)} for seat {seat.value} now",
+            "UNKNOWN_LEGAL_ID",
         )
     if command.seat is not seat:
         raise ServiceError(
@@ -72,12 +84,20 @@ def resolve(hosted: HostedMatch, seat: Seat, command: Command | None, legal_id: 
 
 
 def check_not_taken_over(hosted: HostedMatch, seat: Seat) -> None:
-    """Refuse a seat's own command once the built-in bot plays it."""
+    """Refuse a seat's own command once the built-in bot plays it, or the match ended
+    abandoned."""
+    if hosted.abandoned:
+        raise ServiceError(
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "the match was abandoned (nobody acted in it for the server's idle timeout)",
+            "MATCH_ABANDONED",
+        )
     if hosted.clock_of(seat).taken_over:
         raise ServiceError(
             grpc.StatusCode.FAILED_PRECONDITION,
             f"seat {seat.value} missed {hosted.clock.strike_limit} deadlines and is played "
             "by the built-in bot for the rest of the match",
+            "SEAT_TAKEN_OVER",
         )
 
 
@@ -90,12 +110,15 @@ class CommitPath:
         clients: DomainClients,
         snapshot_every: int,
         on_conflict: Callable[[HostedMatch], None],
+        settle_wait_s: float = 5.0,
     ) -> None:
         self.bus = bus
         self.clients = clients
         self.snapshot_every = snapshot_every
         self.on_conflict = on_conflict  # another orchestrator wrote the match: forget it
+        self.settle_wait_s = settle_wait_s
         self._background: set[asyncio.Task[None]] = set()
+        self._writes: set[asyncio.Task[Any]] = set()  # commands under way (see serialized)
 
     async def commit(
         self, hosted: HostedMatch, seat: Seat, cmd: Command, command_id: str, by: AnsweredBy
@@ -128,14 +151,7 @@ class CommitPath:
             decision=record,
         )
         with tracer().start_as_current_span("nats.publish events"):
-            try:
-                stream_seq = await self.bus.publish_batch(batch, hosted.stream_seq)
-            except WriterConflict:
-                self.on_conflict(hosted)
-                raise ServiceError(
-                    grpc.StatusCode.ABORTED,
-                    "another orchestrator wrote to this match; retry the command",
-                ) from None
+            stream_seq = await self._publish(hosted, batch)
         hosted.state = new_state
         if next_legal is not None and new_state.turn_seat is not None:
             hosted.legal_cache.seed(new_state, new_state.turn_seat, next_legal)
@@ -146,12 +162,15 @@ class CommitPath:
         hosted.records[first] = (seat, record)
         hosted.clocks[seat] = clock_after
         if command_id:
-            hosted.command_ids[command_id] = (first, new_state.version)
+            after = to_act(new_state)
+            hosted.command_ids[(seat.value, command_id)] = CommandResult(
+                first, new_state.version, cmd.key(), after.value if after else "", new_state.winner
+            )
         hosted.since_snapshot += 1
         if hosted.since_snapshot >= self.snapshot_every or new_state.over:
             hosted.since_snapshot = 0
             self._spawn(self._snapshot(hosted))
-        hosted.opened_at = time.monotonic()
+        hosted.opened_at = hosted.last_command = time.monotonic()
         hosted.opened_unix_ms = unix_ms()
         async with hosted.changed:
             hosted.changed.notify_all()
@@ -160,6 +179,87 @@ class CommitPath:
             session.on_commit(seat, cmd, record)
         await self._announce_turn(hosted, to_act(new_state))
         return numbered
+
+    async def abandon(self, hosted: HostedMatch, reason: str) -> None:
+        """End the match unplayed: one batch with ``abandoned`` set and no events (the
+        caller holds the match's lock).  Its bot streams get MatchOver with no winner."""
+        batch = events_pb2.EventBatch(match_id=hosted.match_id, abandoned=True)
+        hosted.stream_seq = await self._publish(hosted, batch)
+        hosted.abandoned = True
+        async with hosted.changed:
+            hosted.changed.notify_all()
+        hosted.wake.set()
+        for session in list(hosted.sessions.values()):
+            session.poke()
+        log.info("match %s: %s", hosted.match_id, reason)
+
+    async def _publish(self, hosted: HostedMatch, batch: events_pb2.EventBatch) -> int:
+        """Publish ``batch`` and settle its outcome: its stream sequence once it is in the
+        stream, ServiceError ABORTED when another batch took its place (the match is then
+        reloaded on next use).  A publish whose outcome is unknown (no answer in time, a
+        lost connection) is never taken for a failure: the same batch is published again,
+        which cannot add a second copy (see Bus.publish_batch), until NATS answers.  The
+        match's lock stays held meanwhile, so its next command waits for the answer."""
+        delay = SETTLE_FIRST_S
+        while True:
+            try:
+                return await self.bus.publish_batch(batch, hosted.stream_seq)
+            except WriterConflict:
+                self.on_conflict(hosted)
+                raise ServiceError(
+                    grpc.StatusCode.ABORTED,
+                    "the match's event stream holds another command at this position (written "
+                    "by another orchestrator that took the match over); the match is reloaded "
+                    "from the stream: read its view and retry with the same command id",
+                    "WRITER_CONFLICT",
+                ) from None
+            except NATS_UNREACHABLE as exc:
+                log.warning(
+                    "match %s: the outcome of publishing the batch after version %d is "
+                    "unknown (%s); publishing it again in %.2fs",
+                    hosted.match_id,
+                    hosted.state.version,
+                    type(exc).__name__,
+                    delay,
+                )
+            except asyncio.CancelledError:
+                # only when the server stops: forget the match, whose stream may or may
+                # not hold the batch; whoever loads it next reads the truth from NATS
+                self.on_conflict(hosted)
+                raise
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, SETTLE_MAX_S)
+
+    async def serialized(self, hosted: HostedMatch, work: Callable[[], Awaitable[T]]) -> T:
+        """Run ``work`` under the match's lock in a task of its own, and wait for it.
+
+        The caller's cancellation (its client's deadline, a closed stream) never stops a
+        command halfway: the task goes on, settles the publish and advances the match, and
+        a retry with the same command id then finds the first result.  A caller that waited
+        ``settle_wait_s`` without an answer gets UNAVAILABLE (the task still goes on)."""
+        task = asyncio.ensure_future(self._locked(hosted, work))
+        self._writes.add(task)
+        task.add_done_callback(self._write_done)
+        done, _ = await asyncio.wait({task}, timeout=self.settle_wait_s)
+        if not done:
+            raise ServiceError(
+                grpc.StatusCode.UNAVAILABLE,
+                f"the command is not settled after {self.settle_wait_s:g}s (NATS or a domain "
+                "service is slow or unreachable); retry with the same command id: the retry "
+                "returns its result once it is settled",
+                "NOT_SETTLED",
+            )
+        return task.result()
+
+    @staticmethod
+    async def _locked(hosted: HostedMatch, work: Callable[[], Awaitable[T]]) -> T:
+        async with hosted.lock:
+            return await work()
+
+    def _write_done(self, task: asyncio.Task[Any]) -> None:
+        self._writes.discard(task)
+        if not task.cancelled():
+            task.exception()  # retrieved: the caller (if still waiting) raised it already
 
     async def _decide(
         self, hosted: HostedMatch, cmd: Command
@@ -230,6 +330,8 @@ class CommitPath:
             log.debug("turn notice failed", exc_info=True)
 
     async def close(self) -> None:
-        """Wait for the snapshots still being written."""
+        """Stop the commands still waiting for NATS, then wait for the snapshots."""
+        for write in list(self._writes):
+            write.cancel()
         for task in list(self._background):
             await task

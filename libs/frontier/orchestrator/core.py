@@ -20,9 +20,10 @@ import grpc
 from frontier.bots.standing import StandingPolicy
 from frontier.engine import Seat, to_act
 from frontier.engine.model import Command, Event
-from frontier.runtime.errors import ServiceError
+from frontier.runtime.errors import ServiceError, shown
 from frontier.runtime.matches import token_hash
-from frontier.v1 import events_pb2
+from frontier.runtime.snapshot import CommandResult
+from frontier.v1 import events_pb2, types_pb2
 
 from . import history, referee
 from .commit import check_not_taken_over, resolve
@@ -59,25 +60,63 @@ class Orchestrator(Hosting):
     ) -> Accepted:
         hosted = await self.get(match_id)
         seat = self.seat_for(hosted, token)
-        async with hosted.lock:
-            if command_id and command_id in hosted.command_ids:
-                first, last = hosted.command_ids[command_id]
-                return Accepted(
-                    await history.events_between(self.bus, hosted, first, last),
-                    to_act(hosted.state),
-                    hosted.state.winner,
-                )
+
+        async def work() -> Accepted:
+            done = hosted.command_ids.get((seat.value, command_id)) if command_id else None
+            if done is not None:
+                return await self._again(hosted, seat, command_id, done, command, legal_id)
             state = hosted.state
             if expected_version >= 0 and expected_version != state.version:
                 raise ServiceError(
                     grpc.StatusCode.ABORTED,
                     f"stale version: you expected {expected_version}, the match is at "
                     f"{state.version}",
+                    "STALE_VERSION",
                 )
             check_not_taken_over(hosted, seat)
             cmd = resolve(hosted, seat, command, legal_id)
             numbered = await self.commits.commit(hosted, seat, cmd, command_id, referee.SEAT)
-        return Accepted(numbered, to_act(hosted.state), hosted.state.winner)
+            accepted = Accepted(
+                numbered, to_act(hosted.state), hosted.state.winner, _next_legal(hosted, seat)
+            )
+            if command_id:
+                hosted.latest[seat] = (command_id, accepted)
+            return accepted
+
+        return await self.commits.serialized(hosted, work)
+
+    async def _again(
+        self,
+        hosted: HostedMatch,
+        seat: Seat,
+        command_id: str,
+        done: CommandResult,
+        command: Command | None,
+        legal_id: str,
+    ) -> Accepted:
+        """A retry of an accepted command: the first result again, exactly.  The same id
+        with another command is refused: it would otherwise be silently not applied."""
+        asked = legal_id if command is None else command.key()
+        if asked != done.command:
+            raise ServiceError(
+                grpc.StatusCode.ALREADY_EXISTS,
+                f"seat {seat.value} already used command id {shown(command_id)} for another "
+                f"command ({shown(done.command)}); a new command needs a new id",
+                "COMMAND_ID_REUSED",
+            )
+        latest = hosted.latest.get(seat)
+        if latest is not None and latest[0] == command_id:
+            return latest[1]
+        # An older command, or the first answer was given before a restart: the same events,
+        # seat to act and winner; the legal commands only while the match has not moved
+        # on (after that they would be stale).
+        still = hosted.state.version == done.last
+        return Accepted(
+            await history.events_between(self.bus, hosted, done.first, done.last),
+            Seat(done.to_act) if done.to_act else None,
+            done.winner,
+            _next_legal(hosted, seat) if still and done.to_act == seat.value else [],
+        )
 
     # ----- bots and standing answers ---------------------------------------------------------
     def open_decision(self, hosted: HostedMatch, seat: Seat) -> str | None:
@@ -125,3 +164,8 @@ class Orchestrator(Hosting):
         """The match's history as the caller may see it (see ExportReplayResponse)."""
         hosted = await self.get(match_id)
         return await history.export_replay(self.bus, hosted, self.viewer_for(hosted, token))
+
+
+def _next_legal(hosted: HostedMatch, seat: Seat) -> list[types_pb2.LegalCommand]:
+    """``seat``'s legal commands now if it is the seat to act, else none."""
+    return hosted.legal(seat).wire() if to_act(hosted.state) is seat else []

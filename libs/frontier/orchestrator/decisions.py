@@ -80,6 +80,8 @@ class Decisions:
 
     async def answer(self, hosted: HostedMatch, seat: Seat, decision_id: str, legal_id: str) -> str:
         """A bot's answer; returns "" when accepted, else why not (the decision stays open)."""
+        if hosted.abandoned:
+            return "the match was abandoned (nobody acted in it for the idle timeout)"
         if hosted.clock_of(seat).taken_over:
             return "the built-in bot plays this seat now (too many missed deadlines)"
         shown = decision_id[:40]
@@ -88,7 +90,8 @@ class Decisions:
         if to_act(hosted.state) is not seat:
             return f"decision {shown!r} is not waiting for seat {seat.value}"
         version = int(decision_id)
-        async with hosted.lock:
+
+        async def work() -> str:
             if hosted.state.version != version or to_act(hosted.state) is not seat:
                 return f"decision {shown!r} is closed"
             if automatic(hosted, seat) is not None:
@@ -100,13 +103,15 @@ class Decisions:
             await self.commits.commit(
                 hosted, seat, cmd, f"bot:{seat.value}:{decision_id}", referee.SEAT
             )
-        return ""
+            return ""
+
+        return await self.commits.serialized(hosted, work)
 
     def ensure_referee(self, hosted: HostedMatch) -> None:
         """Start the match's referee task if it has anything to do."""
         if hosted.referee is not None and not hosted.referee.done():
             return
-        if hosted.state.over or self.draining():
+        if hosted.ended or self.draining():
             return
         needed = (
             hosted.clock.enabled
@@ -120,7 +125,7 @@ class Decisions:
         """Answers on seats' behalf: standing answers and the built-in bot at once, the
         default command when a deadline passes.  Each answer is an ordinary commit."""
         retry = RETRY_FIRST_S
-        while not hosted.state.over and self.is_hosted(hosted):
+        while not hosted.ended and self.is_hosted(hosted):
             hosted.wake.clear()
             state = hosted.state
             seat = to_act(state)
@@ -162,8 +167,8 @@ class Decisions:
     ) -> None:
         async with hosted.lock:
             state = hosted.state
-            if state.version != version or to_act(state) is not seat:
-                return  # answered meanwhile
+            if state.version != version or to_act(state) is not seat or hosted.abandoned:
+                return  # answered (or abandoned) meanwhile
             if by != referee.TIMEOUT and automatic(hosted, seat) != by:
                 return  # the standing answers changed meanwhile: look again
             legal = hosted.legal(seat).commands

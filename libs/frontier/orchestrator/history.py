@@ -84,7 +84,7 @@ async def watch(
                 else None
             )
             yield sent, event_for(hosted.state, hosted.history[sent], viewer), record
-        if hosted.state.over:
+        if hosted.ended:
             return
         if draining():
             raise ServiceError(
@@ -133,6 +133,7 @@ async def export_replay(bus: Bus, hosted: HostedMatch, viewer: Seat | None) -> s
                 "max_rounds": config.max_rounds,
             },
             "winner": state.winner,
+            "abandoned": hosted.abandoned,
             "version": state.version,
             "batches": batches,
         },

@@ -25,8 +25,8 @@ from frontier.engine.config import MatchConfig
 from frontier.engine.model import Command, Event
 from frontier.engine.state import State
 from frontier.runtime.matches import LoadedMatch
-from frontier.runtime.snapshot import SeatClock
-from frontier.v1 import events_pb2
+from frontier.runtime.snapshot import CommandKey, CommandResult, SeatClock
+from frontier.v1 import events_pb2, match_pb2, types_pb2
 
 from .legal_cache import LegalCache, SeatLegal
 from .referee import ClockConfig
@@ -43,7 +43,7 @@ class HostedMatch:
     state: State
     stream_seq: int
     seat_by_token_hash: dict[str, str]
-    command_ids: dict[str, tuple[int, int]]
+    command_ids: dict[CommandKey, CommandResult]  # (seat, command id) -> its first result
     # events kept in memory for WatchEvents and idempotent replies: seq -> event
     history: dict[int, Event] = field(default_factory=dict)
     history_start: int = 1  # the first seq held in ``history``
@@ -61,8 +61,18 @@ class HostedMatch:
     opened_unix_ms: int = field(default_factory=unix_ms)
     wake: asyncio.Event = field(default_factory=asyncio.Event)  # the referee's alarm
     sessions: dict[Seat, SessionListener] = field(default_factory=dict)  # bot streams
+    # each seat's latest accepted command id and result, so that its retry, the common
+    # one, is answered exactly as the first time (older ones: see Orchestrator._again)
+    latest: dict[Seat, tuple[str, Accepted]] = field(default_factory=dict)
     referee: asyncio.Task[None] | None = None
     legal_cache: LegalCache = field(default_factory=LegalCache)
+    abandoned: bool = False  # ended unplayed by the idle timeout (see Hosting.abandon_idle)
+    last_command: float = field(default_factory=time.monotonic)  # for the idle timeout
+
+    @property
+    def ended(self) -> bool:
+        """Played to its end, or abandoned: either way no command is taken any more."""
+        return self.state.over or self.abandoned
 
     def legal(self, seat: Seat) -> SeatLegal:
         """``seat``'s legal commands now (computed once per version, see legal_cache)."""
@@ -104,9 +114,10 @@ class MatchSummary:
     score_b: int
     winner: str
     version: int
+    status: int  # MatchStatus
 
     @classmethod
-    def of(cls, match_id: str, lineup: str, state: State) -> MatchSummary:
+    def of(cls, match_id: str, lineup: str, state: State, abandoned: bool) -> MatchSummary:
         return cls(
             match_id,
             lineup,
@@ -115,14 +126,29 @@ class MatchSummary:
             state.scores[Team.B],
             state.winner,
             state.version,
+            status_of(state, abandoned),
         )
+
+
+def status_of(state: State, abandoned: bool) -> int:
+    """A match's ``MatchStatus`` (match.proto)."""
+    if abandoned:
+        return match_pb2.MATCH_STATUS_ABANDONED
+    if state.over:
+        return match_pb2.MATCH_STATUS_FINISHED
+    return match_pb2.MATCH_STATUS_IN_PROGRESS
 
 
 @dataclass(frozen=True, slots=True)
 class Accepted:
+    """The result of an accepted command, as its seat was first told (a retry with the same
+    command id gets it again)."""
+
     events: list[tuple[int, Event]]  # (seq, event), unfiltered
     to_act: Seat | None
     winner: str
+    # the seat's next legal commands when it is still its turn after the command
+    next_legal: list[types_pb2.LegalCommand] = field(default_factory=list)
 
 
 class NotOwner(Exception):
@@ -159,4 +185,5 @@ def hosted_from(match_id: str, loaded: LoadedMatch) -> HostedMatch:
         history_start=loaded.state.version + 1,
         clock=ClockConfig.from_record(loaded.clock),
         clocks={Seat(seat): clock for seat, clock in loaded.clocks.items()},
+        abandoned=loaded.abandoned,
     )

@@ -23,17 +23,28 @@ import grpc
 
 from frontier.engine import Seat, initial_state, make_config
 from frontier.runtime.bus import Bus
-from frontier.runtime.errors import not_found
+from frontier.runtime.errors import ServiceError, not_found
 from frontier.runtime.matches import load_match, token_hash
 
 from .clients import DomainClients
 from .commit import CommitPath
 from .decisions import Decisions
-from .hosted import HostedMatch, MatchSummary, NotOwner, hosted_from, policies, valid_id
+from .hosted import (
+    HostedMatch,
+    MatchSummary,
+    NotOwner,
+    hosted_from,
+    policies,
+    unix_ms,
+    valid_id,
+)
 from .leases import LeaseLost, Leases
 from .referee import ClockConfig
 
 log = logging.getLogger("frontier.orchestrator")
+
+PAGE_SIZE = 100  # ListMatches without a page size
+MAX_PAGE_SIZE = 1000
 
 
 class Hosting:
@@ -46,9 +57,14 @@ class Hosting:
         snapshot_every: int,
         leases: Leases | None = None,
         finished_ttl_s: float = 300.0,
+        settle_wait_s: float = 5.0,
+        idle_timeout_s: float = 0.0,
+        max_matches: int = 1000,
     ) -> None:
         self.bus = bus
         self.finished_ttl_s = finished_ttl_s
+        self.idle_timeout_s = idle_timeout_s  # 0: matches are never abandoned
+        self.max_matches = max_matches  # unfinished matches hosted at most
         self.clients = clients
         self.snapshot_every = snapshot_every
         # Without leases (a single orchestrator, in tests) every match is ours.
@@ -57,7 +73,7 @@ class Hosting:
         self.matches: dict[str, HostedMatch] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.draining = False
-        self.commits = CommitPath(bus, clients, snapshot_every, self._drop)
+        self.commits = CommitPath(bus, clients, snapshot_every, self._drop, settle_wait_s)
         self.decisions = Decisions(self.commits, self._is_hosted, lambda: self.draining)
 
     async def create_match(
@@ -77,6 +93,14 @@ class Hosting:
         if lineup:
             values["lineup"] = lineup
         config = make_config(**values)
+        playing = sum(1 for hosted in self.matches.values() if not hosted.ended)
+        if playing >= self.max_matches:
+            raise ServiceError(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"this server hosts {playing} unfinished matches, its limit "
+                "(FRONTIER_MAX_MATCHES): try again once some have ended",
+                "TOO_MANY_MATCHES",
+            )
         state = initial_state(config)
         match_id = uuid.uuid4().hex
         tokens = {seat: secrets.token_urlsafe(24) for seat in state.order}
@@ -120,6 +144,11 @@ class Hosting:
                 if loaded is None:
                     raise not_found(match_id)
                 hosted = hosted_from(match_id, loaded)
+                # idle since its last batch was stored (the idle timeout survives restarts)
+                last_ms = await self.bus.last_write_unix_ms(match_id)
+                if last_ms:
+                    age_s = max(0.0, (unix_ms() - last_ms) / 1000)
+                    hosted.last_command = time.monotonic() - age_s
                 for seat in hosted.state.order:
                     stored = await self.bus.get_standing(match_id, seat.value)
                     if stored:
@@ -164,26 +193,52 @@ class Hosting:
                     log.warning("renewing the lease of %s failed", match_id, exc_info=True)
 
     async def unload_finished(self) -> None:
-        """Forget finished matches nobody used for ``finished_ttl_s``, while we live.
+        """Forget finished matches nobody used for ``finished_ttl_s``, and abandon idle
+        ones (:meth:`abandon_idle`), while we live.
 
         A finished match is only read (views, WatchEvents, replays), and everything it holds
         (its state, the events of the whole match, command ids) is in NATS, where :meth:`get`
         finds it again on the next use.  Without this a long-running orchestrator would keep
         every match it ever hosted in memory."""
-        period = max(0.05, min(self.finished_ttl_s, 60.0) / 2)
+        shortest = min(self.finished_ttl_s, self.idle_timeout_s or self.finished_ttl_s)
+        period = max(0.05, min(shortest, 60.0) / 2)
         while not self.draining:
             await asyncio.sleep(period)
             try:
+                await self.abandon_idle(time.monotonic())
                 await self.unload_idle(time.monotonic())
             except Exception:  # NATS briefly away: the next pass tries again
                 log.warning("unloading finished matches failed", exc_info=True)
+
+    async def abandon_idle(self, now: float) -> list[str]:
+        """End, as abandoned, every hosted unfinished match in which nobody acted for
+        ``idle_timeout_s``; returns their ids.  Recorded in the stream like a command (see
+        CommitPath.abandon), so every orchestrator and reader agrees that it ended."""
+        if self.idle_timeout_s <= 0:
+            return []
+        gone: list[str] = []
+        for hosted in list(self.matches.values()):
+            if hosted.ended or now - hosted.last_command < self.idle_timeout_s:
+                continue
+            reason = (
+                f"the match was abandoned: nobody acted in it for {self.idle_timeout_s:g} s "
+                "(FRONTIER_IDLE_TIMEOUT_S)"
+            )
+
+            async def work(hosted: HostedMatch = hosted, reason: str = reason) -> None:
+                if not hosted.ended and self._is_hosted(hosted):
+                    await self.commits.abandon(hosted, reason)
+
+            await self.commits.serialized(hosted, work)
+            gone.append(hosted.match_id)
+        return gone
 
     async def unload_idle(self, now: float) -> list[str]:
         """One pass of :meth:`unload_finished`; returns the ids of the matches unloaded."""
         gone: list[str] = []
         for hosted in list(self.matches.values()):
             if (
-                hosted.state.over
+                hosted.ended
                 and now - hosted.last_used >= self.finished_ttl_s
                 and not hosted.sessions
                 and not hosted.lock.locked()
@@ -197,18 +252,33 @@ class Hosting:
             log.info("unloaded %d finished match(es): %s", len(gone), ", ".join(gone))
         return gone
 
-    async def summaries(self) -> list[MatchSummary]:
-        """Every registered match; ones hosted elsewhere are read from NATS, not taken."""
+    async def summaries(
+        self, page_size: int = 0, after: str = "", status: int = 0
+    ) -> tuple[list[MatchSummary], str]:
+        """One page of the registered matches with ``status`` (0: any), by id after
+        ``after``, and the id to continue after ("" on the last page).  Ones hosted
+        elsewhere are read from NATS, not taken."""
+        size = min(page_size or PAGE_SIZE, MAX_PAGE_SIZE)
+        ids = sorted(i for i in set(await self.bus.match_ids()) | set(self.matches) if i > after)
         out: list[MatchSummary] = []
-        for match_id in sorted(set(await self.bus.match_ids()) | set(self.matches)):
+        for n, match_id in enumerate(ids):
+            if len(out) == size:
+                return out, ids[n - 1]
             hosted = self.matches.get(match_id)
             if hosted is not None:
-                out.append(MatchSummary.of(match_id, hosted.config.lineup, hosted.state))
-                continue
-            loaded = await load_match(self.bus, match_id)
-            if loaded is not None:
-                out.append(MatchSummary.of(match_id, loaded.config.lineup, loaded.state))
-        return out
+                summary = MatchSummary.of(
+                    match_id, hosted.config.lineup, hosted.state, hosted.abandoned
+                )
+            else:
+                loaded = await load_match(self.bus, match_id)
+                if loaded is None:
+                    continue
+                summary = MatchSummary.of(
+                    match_id, loaded.config.lineup, loaded.state, loaded.abandoned
+                )
+            if not status or summary.status == status:
+                out.append(summary)
+        return out, ""
 
     async def resume(self) -> None:
         """After a (re)start: load every match with a clock or standing answers, so its

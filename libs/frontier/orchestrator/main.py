@@ -29,13 +29,27 @@ async def run(
     ready: asyncio.Event | None = None,
     stop: asyncio.Event | None = None,
 ) -> None:
-    bus = await Bus.connect(settings.nats_url, settings.stream, name="frontier-orchestrator")
+    bus = await Bus.connect(
+        settings.nats_url,
+        settings.stream,
+        name="frontier-orchestrator",
+        timeout_s=settings.call_timeout_s,
+    )
     clients = DomainClients(settings)
     address = (
         settings.advertise_address or f"{settings.host}:{settings.listen_port('orchestrator')}"
     )
     leases = Leases(await bus.leases_bucket(), uuid.uuid4().hex, address, settings.lease_ttl_s)
-    core = Orchestrator(bus, clients, settings.snapshot_every, leases, settings.finished_ttl_s)
+    core = Orchestrator(
+        bus,
+        clients,
+        settings.snapshot_every,
+        leases,
+        settings.finished_ttl_s,
+        settle_wait_s=settings.call_timeout_s,
+        idle_timeout_s=settings.idle_timeout_s,
+        max_matches=settings.max_matches,
+    )
     peers = Peers(settings.call_timeout_s)
 
     def register(server: grpc.aio.Server) -> None:
@@ -64,6 +78,7 @@ async def run(
         ready,
         stop,
         on_drain=core.drain,
+        public=True,
     )
 
 

@@ -12,7 +12,7 @@ from frontier.bots.standing import InvalidStandingAnswers, StandingPolicy, valid
 from frontier.engine import Seat
 from frontier.engine.view import event_for, view
 from frontier.runtime.domain import GrpcContext, grpc_errors
-from frontier.runtime.errors import ServiceError, status_for
+from frontier.runtime.errors import ServiceError, abort
 from frontier.v1 import events_pb2, match_pb2, match_pb2_grpc, types_pb2
 from frontier.wire.convert import (
     command_from_proto,
@@ -22,7 +22,7 @@ from frontier.wire.convert import (
 from frontier.wire.view import view_to_proto
 
 from .core import Orchestrator
-from .hosted import HostedMatch, NotOwner
+from .hosted import HostedMatch, NotOwner, valid_id
 from .match_info import game_data_response, match_info_response
 from .peers import FORWARDED, Peers, refuse_second_hop
 from .referee import ClockConfig, InvalidClock
@@ -117,6 +117,20 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     async def ListMatches(
         self, request: match_pb2.ListMatchesRequest, context: GrpcContext
     ) -> match_pb2.ListMatchesResponse:
+        if request.page_size < 0:
+            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "page_size must be >= 0")
+        if request.page_token and not valid_id(request.page_token):
+            raise ServiceError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "page_token is not one this server handed out (next_page_token)",
+            )
+        if request.status not in match_pb2.MatchStatus.values():
+            raise ServiceError(
+                grpc.StatusCode.INVALID_ARGUMENT, f"status {request.status} is not valid"
+            )
+        page, next_token = await self.core.summaries(
+            request.page_size, request.page_token, request.status
+        )
         return match_pb2.ListMatchesResponse(
             matches=[
                 match_pb2.MatchSummary(
@@ -127,9 +141,11 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
                     score_b=m.score_b,
                     winner=m.winner,
                     version=m.version,
+                    status=match_pb2.MatchStatus.ValueType(m.status),
                 )
-                for m in await self.core.summaries()
-            ]
+                for m in page
+            ],
+            next_page_token=next_token,
         )
 
     @grpc_errors
@@ -177,15 +193,9 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         hosted = await self.core.get(request.match_id)
         viewer = self.core.viewer_for(hosted, request.seat_token)
         version = accepted.events[-1][0] if accepted.events else hosted.state.version
-        # the seat's next choices, if it is still its turn and nothing else happened since
-        next_legal = (
-            hosted.legal(viewer).wire()
-            if viewer is not None and accepted.to_act is viewer and hosted.state.version == version
-            else []
-        )
         return match_pb2.SubmitCommandResponse(
             version=version,
-            next_legal=next_legal,
+            next_legal=accepted.next_legal,
             events=[
                 events_pb2.EventEnvelope(
                     match_id=request.match_id,
@@ -225,8 +235,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
                     decision=record,
                 )
         except Exception as exc:
-            code, message = status_for(exc)
-            await context.abort(code, message)
+            await abort(context, exc)
 
     @grpc_errors
     @routed

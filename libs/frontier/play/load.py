@@ -7,9 +7,12 @@ person does (uniformly between half and one and a half times the mean, from the 
 seeded generator, so that matches do not move in lockstep), and each match starts within the
 first two think times rather than all at the same instant; with none, every match submits
 as fast as the server answers, which measures the server's saturation rather than its
-latency under a given load.  A submit that fails with UNAVAILABLE or ABORTED-by-conflict
-is retried with the same command id, which is exactly what a well-behaved client does after
-a server failure.
+latency under a given load.  A call that fails with UNAVAILABLE or DEADLINE_EXCEEDED (its
+outcome unknown: a service or NATS away, or too slow) is sent again unchanged, a submit
+with the same command id, which is exactly what the README tells a client to do: the
+retry returns the first result if the command was applied.  ABORTED is not retried: the
+match moved on (a stale expected version, or another orchestrator's write), so the same
+request would be refused again; the match's run fails instead.
 """
 
 from __future__ import annotations

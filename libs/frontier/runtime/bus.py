@@ -71,7 +71,11 @@ class Bus:
         self._standing: KeyValue | None = None
 
     @classmethod
-    async def connect(cls, url: str, stream: str = "FRONTIER_EVENTS", name: str = "") -> Bus:
+    async def connect(
+        cls, url: str, stream: str = "FRONTIER_EVENTS", name: str = "", timeout_s: float = 5.0
+    ) -> Bus:
+        """Connect (reconnecting for ever after a loss); every JetStream and KV request
+        then waits at most ``timeout_s`` for its answer."""
         nc = await nats.connect(
             url,
             name=name or "frontier",
@@ -79,7 +83,7 @@ class Bus:
             reconnect_time_wait=0.5,
             connect_timeout=5,
         )
-        bus = cls(nc, nc.jetstream(timeout=5), stream)
+        bus = cls(nc, nc.jetstream(timeout=timeout_s), stream)
         await bus.ensure()
         return bus
 
@@ -118,26 +122,48 @@ class Bus:
 
     # ----- the event stream -----------------------------------------------------------------
     async def publish_batch(self, batch: events_pb2.EventBatch, expected_last_seq: int) -> int:
-        """Append one batch; returns its stream sequence.  Raises WriterConflict."""
+        """Append one batch; returns its stream sequence.  Raises WriterConflict.
+
+        Safe to call again with the same batch after an unknown outcome (a timeout, a lost
+        connection): the same ``Nats-Msg-Id`` and expected sequence make a second copy
+        impossible, and whichever copy got in is recognised as this batch by its bytes.  A
+        duplicate acknowledgement or a sequence mismatch is only a success when the message
+        in the stream is this very batch; anything else there is another writer's."""
         first = batch.envelopes[0].seq if batch.envelopes else 0
+        data = batch.SerializeToString()
+        position = "abandoned" if batch.abandoned else str(first)
         headers = inject_headers(
             {
-                "Nats-Msg-Id": f"{batch.match_id}:{first}",
+                "Nats-Msg-Id": f"{batch.match_id}:{position}",
                 "Nats-Expected-Last-Subject-Sequence": str(expected_last_seq),
             }
         )
+        subject = events_subject(batch.match_id)
         try:
-            ack = await self.js.publish(
-                events_subject(batch.match_id),
-                batch.SerializeToString(),
-                headers=headers,
-                stream=self.stream,
-            )
+            ack = await self.js.publish(subject, data, headers=headers, stream=self.stream)
         except APIError as exc:
-            if exc.err_code == WRONG_LAST_SEQUENCE:
-                raise WriterConflict(str(exc)) from exc
-            raise
+            if exc.err_code != WRONG_LAST_SEQUENCE:
+                raise
+            # Something follows expected_last_seq: our own earlier attempt, or another writer.
+            landed = await self._next_on_subject(subject, expected_last_seq)
+            if landed is not None and landed[1] == data:
+                return landed[0]
+            raise WriterConflict(str(exc)) from exc
+        if ack.duplicate:
+            landed = await self._next_on_subject(subject, expected_last_seq)
+            if landed is None or landed[0] != ack.seq or landed[1] != data:
+                raise WriterConflict(
+                    f"message id {position} of {batch.match_id} holds another batch"
+                )
         return int(ack.seq)
+
+    async def _next_on_subject(self, subject: str, after_seq: int) -> tuple[int, bytes] | None:
+        """The first message of ``subject`` after stream position ``after_seq``, if any."""
+        try:
+            raw = await self.js.get_msg(self.stream, seq=after_seq + 1, subject=subject, next=True)
+        except NotFoundError:
+            return None
+        return int(raw.seq or 0), raw.data or b""
 
     async def read_batches(self, match_id: str, after_stream_seq: int = 0) -> list[StoredBatch]:
         """Every committed batch of a match after a stream position, in order."""
@@ -159,6 +185,14 @@ class Bus:
             batch = events_pb2.EventBatch.FromString(raw.data or b"")
             yield StoredBatch(int(raw.seq or 0), batch)
             seq = int(raw.seq or 0) + 1
+
+    async def last_write_unix_ms(self, match_id: str) -> int:
+        """When the match's last batch was stored (0: it has none)."""
+        try:
+            raw = await self.js.get_msg(self.stream, subject=events_subject(match_id))
+        except NotFoundError:
+            return 0
+        return int(raw.time.timestamp() * 1000) if raw.time else 0
 
     async def last_stream_seq(self, match_id: str) -> int:
         try:

@@ -32,7 +32,7 @@ from frontier.wire.convert import (
 )
 from frontier.wire.labels import legal_command_to_proto
 
-from .errors import ServiceError, status_for
+from .errors import ServiceError, abort, status_for
 from .projection import Projections
 
 log = logging.getLogger("frontier.domain")
@@ -51,11 +51,10 @@ def grpc_errors(
         try:
             return await method(self, request, context)
         except Exception as exc:
-            code, message = status_for(exc)
+            code, _ = status_for(exc)
             if code is grpc.StatusCode.INTERNAL:
                 log.exception("internal error in %s", method.__name__)
-            await context.abort(code, message)
-            raise  # unreachable: abort raises
+            await abort(context, exc)
 
     return wrapper
 

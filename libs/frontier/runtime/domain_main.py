@@ -23,7 +23,12 @@ async def run(
     ready: asyncio.Event | None = None,
     stop: asyncio.Event | None = None,
 ) -> None:
-    bus = await Bus.connect(settings.nats_url, settings.stream, name=f"frontier-{domain.value}")
+    bus = await Bus.connect(
+        settings.nats_url,
+        settings.stream,
+        name=f"frontier-{domain.value}",
+        timeout_s=settings.call_timeout_s,
+    )
     projections = Projections(bus, settings.catch_up_wait_s)
     scoreboard = Scoreboard() if domain is Domain.SCORING else None
     if scoreboard is None:

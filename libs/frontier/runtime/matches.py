@@ -9,14 +9,14 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from frontier.engine import Seat, evolve, initial_state, make_config
+from frontier.engine import Seat, evolve, initial_state, make_config, to_act
 from frontier.engine.config import MatchConfig
 from frontier.engine.state import State
 from frontier.v1 import events_pb2
-from frontier.wire.convert import WireError, enum_from_proto, event_from_proto
+from frontier.wire.convert import WireError, command_from_proto, enum_from_proto, event_from_proto
 
 from .bus import Bus
-from .snapshot import SeatClock, Snapshot, decode
+from .snapshot import CommandKey, CommandResult, SeatClock, Snapshot, decode
 
 
 def token_hash(token: str) -> str:
@@ -29,11 +29,12 @@ class LoadedMatch:
     state: State
     stream_seq: int
     seat_by_token_hash: dict[str, str]
-    command_ids: dict[str, tuple[int, int]] = field(default_factory=dict)
+    command_ids: dict[CommandKey, CommandResult] = field(default_factory=dict)
     # the orchestrator's clock settings from the match record ({} for matches without one)
     clock: dict[str, object] = field(default_factory=dict)
     # each seat's clock after its last recorded decision (snapshot, then the stream's tail)
     clocks: dict[str, SeatClock] = field(default_factory=dict)
+    abandoned: bool = False  # the stream ends with an abandoned batch (the idle timeout)
 
 
 def note_record(
@@ -85,12 +86,36 @@ async def load_match(bus: Bus, match_id: str, use_snapshot: bool = True) -> Load
         config, state, stream_seq, {str(k): str(v) for k, v in tokens.items()}, ids, clock, clocks
     )
     async for stored in bus.iter_batches(match_id, stream_seq):
+        if stored.batch.abandoned:
+            loaded.abandoned = True
+            loaded.stream_seq = stored.stream_seq
+            continue
         apply_batch(loaded.state, stored.batch)
         loaded.stream_seq = stored.stream_seq
         note_record(loaded.clocks, stored.batch)
-        if stored.batch.command_id and stored.batch.envelopes:
-            loaded.command_ids[stored.batch.command_id] = (
-                stored.batch.envelopes[0].seq,
-                stored.batch.envelopes[-1].seq,
-            )
+        noted = note_command(loaded.state, stored.batch)
+        if noted is not None:
+            loaded.command_ids[noted[0]] = noted[1]
     return loaded
+
+
+def note_command(
+    state: State, batch: events_pb2.EventBatch
+) -> tuple[CommandKey, CommandResult] | None:
+    """The command id entry of one batch just folded into ``state`` (None without an id)."""
+    if not batch.command_id or not batch.envelopes:
+        return None
+    try:
+        seat = enum_from_proto(Seat, batch.seat).value
+        command = command_from_proto(batch.command).key()
+    except WireError:
+        return None
+    actor = to_act(state)
+    result = CommandResult(
+        batch.envelopes[0].seq,
+        batch.envelopes[-1].seq,
+        command,
+        actor.value if actor else "",
+        state.winner,
+    )
+    return (seat, batch.command_id), result

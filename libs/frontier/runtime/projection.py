@@ -53,6 +53,8 @@ class Projections:
         self._warming: set[asyncio.Task[Projection]] = set()
 
     async def on_batch(self, stream_seq: int, batch: events_pb2.EventBatch) -> None:
+        if batch.abandoned:  # the match ended unplayed: nothing will ask for it again
+            self._by_match.pop(batch.match_id, None)
         if not batch.envelopes:
             return
         first = batch.envelopes[0].seq

@@ -16,6 +16,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from .guard import MAX_REQUEST_BYTES, RequestGuard
 from .settings import ServiceSettings
 from .telemetry import grpc_server_interceptors
 
@@ -33,17 +34,23 @@ async def serve(
     ready: asyncio.Event | None = None,
     stop: asyncio.Event | None = None,
     on_drain: Callable[[], Awaitable[None]] | None = None,
+    public: bool = False,
 ) -> None:
     """Run the server until SIGTERM/SIGINT (or ``stop`` is set).
 
+    ``public``: the services take requests from anyone, so their requests are held to the
+    limits of :mod:`.guard` (size, strings, decoding).
     ``on_drain`` runs once health says NOT_SERVING and before the grace period: a service
     with long-lived streams ends them there (clients reconnect elsewhere), so that they do
     not hold the shutdown for the whole grace period."""
     # No SO_REUSEPORT: a second process must not silently share a service's port (the
     # orchestrator's leases rely on "one process per address").
-    server = grpc.aio.server(
-        interceptors=grpc_server_interceptors(), options=(("grpc.so_reuseport", 0),)
-    )
+    interceptors: list[grpc.aio.ServerInterceptor] = list(grpc_server_interceptors())
+    options: list[tuple[str, int]] = [("grpc.so_reuseport", 0)]
+    if public:
+        interceptors.append(RequestGuard(service_names))
+        options.append(("grpc.max_receive_message_length", MAX_REQUEST_BYTES))
+    server = grpc.aio.server(interceptors=interceptors, options=options)
     register(server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

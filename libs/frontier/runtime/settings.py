@@ -66,3 +66,12 @@ class OrchestratorSettings(ServiceSettings):
         le=86_400,
         description="how long a finished match stays in memory after its last use",
     )
+    idle_timeout_s: float = Field(
+        default=86_400.0,
+        ge=0,
+        le=30 * 86_400,
+        description="an unfinished match nobody acted in for this long ends abandoned (0: never)",
+    )
+    max_matches: int = Field(
+        default=1000, ge=1, description="unfinished matches one orchestrator hosts at most"
+    )
