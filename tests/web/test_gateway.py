@@ -11,6 +11,7 @@ import grpc
 import pytest
 from starlette.testclient import TestClient
 
+from frontier.runtime.errors import details_metadata
 from frontier.v1 import match_pb2, types_pb2
 from frontier.web.api import TOKEN_HEADER, filled_seats
 from frontier.web.app import create_app
@@ -19,8 +20,8 @@ SECRET = "tok-0123456789abcdef"
 
 
 class FakeRpcError(grpc.aio.AioRpcError):
-    def __init__(self, code: grpc.StatusCode, details: str) -> None:
-        super().__init__(code, grpc.aio.Metadata(), grpc.aio.Metadata(), details)
+    def __init__(self, code: grpc.StatusCode, details: str, trailer: Any = ()) -> None:
+        super().__init__(code, grpc.aio.Metadata(), grpc.aio.Metadata(*trailer), details)
 
 
 class FakeMatch:
@@ -60,11 +61,17 @@ class FakeMatch:
         self._record("SubmitCommand", request)
         if request.legal_id == "stale":
             raise FakeRpcError(grpc.StatusCode.ABORTED, "the match is at version 4, not 3")
+        if request.legal_id == "gone":
+            code, message = grpc.StatusCode.FAILED_PRECONDITION, "c9 is not legal now"
+            raise FakeRpcError(code, message, details_metadata(code, message, "COMMAND_NOT_LEGAL"))
         return match_pb2.SubmitCommandResponse(version=4)
 
     async def ListMatches(self, request: Any, timeout: float) -> Any:
         self._record("ListMatches", request)
-        return match_pb2.ListMatchesResponse(matches=[match_pb2.MatchSummary(match_id="m-1")])
+        summary = match_pb2.MatchSummary(match_id="m-1", status=match_pb2.MATCH_STATUS_FINISHED)
+        if request.status not in (0, summary.status):
+            return match_pb2.ListMatchesResponse()
+        return match_pb2.ListMatchesResponse(matches=[summary], next_page_token="p2")
 
     async def SetStandingAnswers(self, request: Any, timeout: float) -> Any:
         self._record("SetStandingAnswers", request)
@@ -167,6 +174,21 @@ def test_orchestrator_errors_become_http_errors(gateway: Any):
         "/api/matches/m-1/commands", json={"legal_id": "stale"}, headers={TOKEN_HEADER: SECRET}
     )
     assert stale.status_code == 409 and "version 4" in stale.json()["detail"]
+    gone = client.post(
+        "/api/matches/m-1/commands", json={"legal_id": "gone"}, headers={TOKEN_HEADER: SECRET}
+    )
+    assert gone.status_code == 409
+    assert gone.json() == {"error": "command_not_legal", "detail": "c9 is not legal now"}
+
+
+def test_the_lobby_lists_a_page_of_matches_by_status(gateway: Any):
+    client, match, _ = gateway
+    page = client.get("/api/matches?status=finished&page_token=p1").json()
+    assert [m["match_id"] for m in page["matches"]] == ["m-1"]
+    assert page["matches"][0]["status"] == "MATCH_STATUS_FINISHED"
+    assert page["next_page_token"] == "p2"
+    assert match.calls[-1][1].page_token == "p1"
+    assert client.get("/api/matches?status=in_progress").json()["matches"] == []
 
 
 def test_unknown_routes_methods_and_policies_are_json_errors(gateway: Any):
@@ -180,6 +202,7 @@ def test_unknown_routes_methods_and_policies_are_json_errors(gateway: Any):
     )
     assert reply.status_code == 400 and reply.json()["error"] == "bad_policy"
     assert client.get("/api/matches/m-1/events?from=-3").status_code == 400
+    assert client.get("/api/matches?status=lost").json()["error"] == "bad_status"
     assert changed(match) == []
 
 

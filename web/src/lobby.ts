@@ -44,17 +44,29 @@ export async function lobby(root: HTMLElement): Promise<void> {
     }
   });
   const list = html('div', { id: 'matches' });
-  root.append(form, created, html('h2', {}, 'Matches'), list);
+  const filter = html('select', { id: 'status-filter', 'aria-label': 'show matches' },
+    ...[['', 'all'], ['in_progress', 'in progress'], ['finished', 'finished'], ['abandoned', 'abandoned']].map(([v, t]) => html('option', { value: v }, t)));
+  filter.addEventListener('change', () => void listMatches(list));
+  root.append(form, created, html('h2', {}, 'Matches ', filter), list);
   await listMatches(list);
 }
 
-async function listMatches(list: HTMLElement): Promise<void> {
-  const { matches } = await api('/api/matches');
+const STATUS: Record<string, string> = { MATCH_STATUS_IN_PROGRESS: 'in progress', MATCH_STATUS_FINISHED: 'finished', MATCH_STATUS_ABANDONED: 'abandoned' };
+
+async function listMatches(list: HTMLElement, pageToken = ''): Promise<void> {
+  const status = (document.getElementById('status-filter') as HTMLSelectElement | null)?.value ?? '';
+  const query = new URLSearchParams({ status, page_token: pageToken });
+  const { matches, next_page_token: next } = await api(`/api/matches?${query}`);
   const table = html('table', { class: 'matches' }, html('tr', {}, ...['match', 'status', 'round', 'A', 'B', 'seats', ''].map((h) => html('th', {}, h))));
   for (const m of matches) {
-    const status = m.winner ? `over: ${m.winner === 'draw' ? 'draw' : 'team ' + m.winner + ' won'}` : 'running';
-    const seats = SEATS.map((s) => `${s} ${m.bot_seats.includes(s) ? 'bot' : 'taken'}`).join(', ');
+    const status = m.winner ? `finished: ${m.winner === 'draw' ? 'a draw' : 'team ' + m.winner + ' won'}` : STATUS[m.status] ?? 'in progress';
+    const seats = SEATS.map((s) => `${s} ${m.bot_seats.includes(s) ? 'bot' : 'player'}`).join(', ');
     table.append(html('tr', { 'data-match': m.match_id }, html('td', {}, m.match_id), html('td', {}, status), html('td', {}, String(m.round)), html('td', {}, String(m.score_a)), html('td', {}, String(m.score_b)), html('td', {}, seats), html('td', {}, html('a', { href: `/match?match=${m.match_id}` }, m.winner ? 'replay' : 'watch'))));
   }
   list.replaceChildren(table);
+  if (next) {
+    const more = html('button', { type: 'button', id: 'more' }, 'More matches');
+    more.addEventListener('click', () => void listMatches(list, next));
+    list.append(more);
+  }
 }

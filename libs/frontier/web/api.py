@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
+from frontier.runtime.errors import reason_in
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 
 TOKEN_HEADER = "x-frontier-seat-token"
@@ -67,8 +68,11 @@ def to_json(message: Message) -> dict[str, Any]:
 
 
 def grpc_error(exc: grpc.aio.AioRpcError) -> HttpError:
+    """The orchestrator's refusal as HTTP: the status from the code, ``error`` the
+    machine-readable reason (its ErrorInfo, else the code's name), ``detail`` its message."""
     code = exc.code()
-    return HttpError(HTTP_OF_GRPC.get(code, 502), code.name.lower(), exc.details() or code.name)
+    reason = reason_in(exc.trailing_metadata()) or code.name
+    return HttpError(HTTP_OF_GRPC.get(code, 502), reason.lower(), exc.details() or code.name)
 
 
 class CreateMatchBody(BaseModel):
@@ -191,13 +195,27 @@ class Api:
         return JSONResponse(self.game_data)
 
     async def list_matches(self, request: Request) -> Response:
-        reply = await self.call(self.stub.ListMatches, match_pb2.ListMatchesRequest())
+        """One page of matches: ``?status=in_progress|finished|abandoned&page_token=...``."""
+        status = request.query_params.get("status", "")
+        name = f"MATCH_STATUS_{status.upper()}"
+        known = set(match_pb2.MatchStatus.keys())
+        if status and (name not in known or not status.isidentifier()):
+            raise HttpError(400, "bad_status", "status is in_progress, finished or abandoned")
+        page_token = request.query_params.get("page_token", "")
+        if len(page_token) > 512:
+            raise HttpError(400, "bad_page_token", "a page token is at most 512 characters")
+        listing = match_pb2.ListMatchesRequest(
+            page_size=100,
+            page_token=page_token,
+            status=match_pb2.MatchStatus.Value(name) if status else 0,
+        )
+        reply = await self.call(self.stub.ListMatches, listing)
         matches = []
         for summary in reply.matches:
             entry = to_json(summary)
             entry["bot_seats"] = self.bots.bot_seats(summary.match_id)
             matches.append(entry)
-        return JSONResponse({"matches": matches})
+        return JSONResponse({"matches": matches, "next_page_token": reply.next_page_token})
 
     async def create_match(self, request: Request) -> Response:
         body: CreateMatchBody = await body_of(request, CreateMatchBody)
