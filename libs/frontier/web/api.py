@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -269,14 +270,17 @@ class Api:
         reply.view.ClearField("json")  # the engine's debugging form: the typed view says it all
         return JSONResponse({"view": to_json(reply.view)})
 
-    async def legal(self, request: Request) -> Response:
+    async def _seat_read(self, request: Request, method: Any, message: Any) -> Response:
+        """A read that only the token's own seat may make, its reply as JSON."""
         match_id = match_id_of(request)
         token = token_of(request, required=True)
-        reply = await self.call(
-            self.stub.ListLegalCommands,
-            match_pb2.ListLegalCommandsRequest(match_id=match_id, seat_token=token),
-        )
+        reply = await self.call(method, message(match_id=match_id, seat_token=token))
         return JSONResponse(to_json(reply))
+
+    async def legal(self, request: Request) -> Response:
+        return await self._seat_read(
+            request, self.stub.ListLegalCommands, match_pb2.ListLegalCommandsRequest
+        )
 
     async def submit(self, request: Request) -> Response:
         match_id = match_id_of(request)
@@ -287,7 +291,10 @@ class Api:
             match_pb2.SubmitCommandRequest(
                 match_id=match_id,
                 seat_token=token,
-                command_id=f"web:{body.expected_version}:{body.legal_id}",
+                # a retry at the same version is the same command; unchecked ones never are
+                command_id=f"web:{body.expected_version}:{body.legal_id}"
+                if body.expected_version >= 0
+                else f"web:{uuid.uuid4().hex}",
                 expected_version=body.expected_version,
                 legal_id=body.legal_id,
             ),
@@ -297,13 +304,9 @@ class Api:
         return JSONResponse(out)
 
     async def get_standing(self, request: Request) -> Response:
-        match_id = match_id_of(request)
-        token = token_of(request, required=True)
-        reply = await self.call(
-            self.stub.GetStandingAnswers,
-            match_pb2.GetStandingAnswersRequest(match_id=match_id, seat_token=token),
+        return await self._seat_read(
+            request, self.stub.GetStandingAnswers, match_pb2.GetStandingAnswersRequest
         )
-        return JSONResponse(to_json(reply))
 
     async def set_standing(self, request: Request) -> Response:
         match_id = match_id_of(request)
