@@ -101,7 +101,8 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
     const view = !replaying && live ? live : null;
     const targets = new Set<string>(legal.map((c) => c.command?.clearing).filter((c: string) => c));
     drawBoard(map, data, suits, board, { view, factions, teams, targets: view && playing ? targets : undefined, onClearing: playing ? showMenu : undefined });
-    const shown = view ?? { ...infoReply.initial_view, round: board.round, score_a: board.scoreA, score_b: board.scoreB, winner: board.winner, version: board.version };
+    // replaying: only what the events tell (round, scores, winner); the rest is the live view's
+    const shown = view ?? { round: board.round, score_a: board.scoreA, score_b: board.scoreB, winner: board.winner, version: board.version, seats: [], discard: [], deck_count: '—', phase: 'replay', step: `of version ${board.version}` };
     strip.replaceChildren(turnStrip({ ...shown, max_rounds: info.max_rounds }, Object.keys(factions)));
     track.replaceChildren(scoreTrack(shown));
     boards.replaceChildren(view ? seatBoards(view, cards) : html('p', {}, 'Seat boards show in the live view.'));
