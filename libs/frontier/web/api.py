@@ -208,7 +208,7 @@ class Api:
         listing = match_pb2.ListMatchesRequest(
             page_size=100,
             page_token=page_token,
-            status=match_pb2.MatchStatus.Value(name) if status else 0,
+            status=match_pb2.MatchStatus.Value(name if status else "MATCH_STATUS_UNSPECIFIED"),
         )
         reply = await self.call(self.stub.ListMatches, listing)
         matches = []
