@@ -149,7 +149,7 @@ image-base: docker-check
 image-nats: image-base $(VENV_STAMP)
 	rm -rf $(IMAGE_DIR)/nats && mkdir -p $(IMAGE_DIR)/nats
 	install -m 0755 $(BIN)/nats-server deploy/nats/healthcheck $(IMAGE_DIR)/nats/
-	install -m 0644 deploy/nats/nats.conf $(IMAGE_DIR)/nats/
+	install -m 0644 deploy/nats/nats.conf deploy/nats/cluster.conf $(IMAGE_DIR)/nats/
 	$(DOCKER_BUILD) --build-arg NATS_VERSION=$(NATS_VERSION) -t $(NATS_IMAGE) \
 		-f deploy/nats/Dockerfile $(IMAGE_DIR)/nats
 

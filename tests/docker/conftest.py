@@ -9,14 +9,12 @@ import pytest
 from testcontainers.compose import DockerCompose
 
 from .support import (
-    BRIDGE_PORTS,
-    HOSTNET_PORTS,
     MIRROR,
     PROJECT,
     ROOT,
     ComposeStack,
+    compose_files,
     exclusive,
-    host_network,
     port_in_use,
     require_docker,
 )
@@ -37,12 +35,18 @@ def compose_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ComposeS
         yield from _compose_stack(tmp_path_factory)
 
 
-def _compose_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ComposeStack]:
-    files = ["docker-compose.yml"]
-    ports = BRIDGE_PORTS
-    if host_network():
-        files.append("deploy/docker-compose.hostnet.yml")
-        ports = HOSTNET_PORTS
+@pytest.fixture(scope="module")
+def cluster_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ComposeStack]:
+    """The same stack on a three-node JetStream cluster (deploy/docker-compose.cluster.yml)."""
+    require_docker()
+    with exclusive(PROJECT):
+        yield from _compose_stack(tmp_path_factory, cluster=True)
+
+
+def _compose_stack(
+    tmp_path_factory: pytest.TempPathFactory, cluster: bool = False
+) -> Iterator[ComposeStack]:
+    files, ports = compose_files(cluster)
     env_file = tmp_path_factory.mktemp("compose") / "test.env"
     env_file.write_text(
         f"COMPOSE_PROJECT_NAME={PROJECT}\n"
@@ -51,8 +55,11 @@ def _compose_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Compose
         "FRONTIER_BOT_PAUSE_S=2\n"  # leave the 2 cores to the tests' own matches
     )
     compose = DockerCompose(ROOT, compose_file_name=files, env_file=str(env_file), wait=True)
+    # Either kind of stack goes down with the cluster's files, so that the extra nodes of an
+    # interrupted cluster run go with the rest.
+    cleanup = DockerCompose(ROOT, compose_file_name=compose_files(True)[0], env_file=str(env_file))
     stack = ComposeStack(compose, ports)
-    compose.stop()  # what an interrupted run may have left
+    cleanup.stop()  # what an interrupted run may have left
     busy = sorted(p for p in ports.values() if port_in_use(p))
     if busy:
         pytest.fail(f"ports {busy} are taken: is another compose stack running? (docker ps)")
@@ -66,9 +73,9 @@ def _compose_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Compose
             text=True,
             check=False,
         )
-        compose.stop()
+        cleanup.stop()
         pytest.fail(f"docker compose up failed: {exc.stderr.decode()[-2000:]}\n{logs.stdout}")
     try:
         yield stack
     finally:
-        compose.stop()
+        cleanup.stop()

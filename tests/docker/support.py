@@ -61,6 +61,33 @@ HOSTNET_PORTS = {
 }
 
 
+# The JetStream cluster's other two nodes (deploy/docker-compose.cluster*.yml).
+CLUSTER_BRIDGE_PORTS = {"nats-2": 4223, "nats-2-http": 8223, "nats-3": 4224, "nats-3-http": 8224}
+CLUSTER_HOSTNET_PORTS = {
+    "nats-2": 14223,
+    "nats-2-http": 18223,
+    "nats-3": 14224,
+    "nats-3-http": 18224,
+}
+
+
+def compose_files(cluster: bool) -> tuple[list[str], dict[str, int]]:
+    """The compose files for this engine (host networking where there is no bridge), with
+    the JetStream cluster's overrides or without, and the host ports they publish."""
+    files = ["docker-compose.yml"]
+    ports = dict(BRIDGE_PORTS)
+    if host_network():
+        files.append("deploy/docker-compose.hostnet.yml")
+        ports = dict(HOSTNET_PORTS)
+    if cluster:
+        files.append("deploy/docker-compose.cluster.yml")
+        ports.update(CLUSTER_BRIDGE_PORTS)
+        if host_network():
+            files.append("deploy/docker-compose.cluster-hostnet.yml")
+            ports.update(CLUSTER_HOSTNET_PORTS)
+    return files, ports
+
+
 def _docker(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         ["docker", *args], capture_output=True, text=True, timeout=timeout, check=False
@@ -143,7 +170,13 @@ class ComposeStack:
 
     @property
     def nats_url(self) -> str:
-        return f"nats://127.0.0.1:{self.ports['nats']}"
+        """Every NATS node the stack runs (one, or the three of the cluster)."""
+        nodes = [n for n in ("nats", "nats-2", "nats-3") if n in self.ports]
+        return ",".join(f"nats://127.0.0.1:{self.ports[n]}" for n in nodes)
+
+    def monitoring(self, node: str) -> str:
+        """The base URL of a NATS node's HTTP monitoring (``/jsz``, ``/healthz``)."""
+        return f"http://127.0.0.1:{self.ports[f'{node}-http']}"
 
     def run(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
         return subprocess.run(

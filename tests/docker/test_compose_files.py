@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import re
+from typing import Any
+
+import yaml
 
 from .support import FRONTIER_VERSION, HOSTNET_PORTS, NATS_VERSION, ROOT
 
@@ -43,3 +46,89 @@ def test_the_host_network_override_covers_every_service_with_its_own_port() -> N
     ports += [int(p) for p in nats]
     assert len(ports) == len(set(ports)) == 10  # eight services, NATS client and monitoring
     assert sorted(ports) == sorted(HOSTNET_PORTS.values())
+
+
+class _ComposeLoader(yaml.SafeLoader):
+    """YAML of compose files: ``!reset`` (an override's "drop the base value") reads as None."""
+
+
+_ComposeLoader.add_constructor("!reset", lambda loader, node: None)
+
+
+def _compose(path: str) -> dict[str, Any]:
+    data: dict[str, Any] = yaml.load((ROOT / path).read_text(), Loader=_ComposeLoader)
+    return data
+
+
+NATS_USERS = {
+    "map",
+    "combat",
+    "crafting",
+    "scoring",
+    "turn-order",
+    "orchestrator-1",
+    "orchestrator-2",
+}
+
+
+def test_the_cluster_override_gives_every_nats_user_all_three_nodes_and_replicas_3() -> None:
+    base = _compose("docker-compose.yml")["services"]
+    cluster = _compose("deploy/docker-compose.cluster.yml")["services"]
+    users = {name for name, s in base.items() if "FRONTIER_NATS_URL" in s.get("environment", {})}
+    assert users == NATS_USERS
+    assert set(cluster) == {"nats", "nats-2", "nats-3", *NATS_USERS}
+    for name in NATS_USERS:
+        env = cluster[name]["environment"]
+        assert env["FRONTIER_NATS_REPLICAS"] == "3"
+        assert env["FRONTIER_NATS_URL"].split(",") == [
+            f"nats://{node}:4222" for node in ("nats", "nats-2", "nats-3")
+        ]
+        assert set(cluster[name]["depends_on"]) == {"nats-2", "nats-3"}
+    for node in ("nats", "nats-2", "nats-3"):
+        spec = cluster[node]
+        assert spec["entrypoint"] == ["nats-server", "-c", "/etc/nats/cluster.conf"]
+        env = spec["environment"]
+        assert env["NATS_SERVER_NAME"] == node
+        routes = [env[f"NATS_ROUTE_{i}"] for i in (1, 2, 3)]
+        assert routes == [
+            f"nats://{n}:{env['NATS_CLUSTER_PORT']}" for n in ("nats", "nats-2", "nats-3")
+        ]
+    conf = (ROOT / "deploy/nats/cluster.conf").read_text()
+    for variable in ("NATS_SERVER_NAME", "NATS_CLUSTER_PORT", "NATS_ROUTE_1", "NATS_ROUTE_3"):
+        assert f"${variable}" in conf
+    assert "sync_interval" not in conf.replace("`sync_interval: always`", "")
+    assert "cluster.conf" in (ROOT / "deploy/nats/Dockerfile").read_text()
+
+
+def test_the_cluster_host_network_override_gives_each_node_its_own_ports() -> None:
+    cluster = _compose("deploy/docker-compose.cluster.yml")["services"]
+    hostnet = _compose("deploy/docker-compose.cluster-hostnet.yml")["services"]
+    base_hostnet = _compose("deploy/docker-compose.hostnet.yml")["services"]
+    assert set(hostnet) == set(cluster)
+    nodes = {"nats": {**base_hostnet["nats"]["environment"], **hostnet["nats"]["environment"]}}
+    for node in ("nats-2", "nats-3"):
+        assert hostnet[node]["network_mode"] == "host"
+        nodes[node] = hostnet[node]["environment"]
+    ports = [int(env[k]) for env in nodes.values() for k in ("NATS_PORT", "NATS_HTTP_PORT")]
+    cluster_ports = [int(env["NATS_CLUSTER_PORT"]) for env in nodes.values()]
+    assert len(set(ports + cluster_ports)) == 9
+    assert not set(ports + cluster_ports) & set(HOSTNET_PORTS.values()) - {14222, 18222}
+    for env in nodes.values():
+        assert [env[f"NATS_ROUTE_{i}"] for i in (1, 2, 3)] == [
+            f"nats://127.0.0.1:{p}" for p in cluster_ports
+        ]
+    clients = ",".join(f"nats://127.0.0.1:{env['NATS_PORT']}" for env in nodes.values())
+    for name in NATS_USERS:
+        assert hostnet[name]["environment"]["FRONTIER_NATS_URL"] == clients
+
+
+def test_with_host_networking_every_process_has_its_own_metrics_port() -> None:
+    override = _compose("deploy/docker-compose.hostnet.yml")["services"]
+    ports = {
+        name: int(spec["environment"]["FRONTIER_METRICS_PORT"])
+        for name, spec in override.items()
+        if name not in ("nats", "bot-1", "bot-2")
+    }
+    assert len(ports) == 8
+    assert len(set(ports.values())) == 8
+    assert not set(ports.values()) & set(HOSTNET_PORTS.values())

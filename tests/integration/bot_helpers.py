@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 
@@ -40,6 +45,33 @@ def create(
     return Created(
         reply.match_id, {enum_from_proto(Seat, s.seat): s.token for s in reply.seats}, values
     )
+
+
+def bot_processes(
+    address: str, match: Created, kinds: dict[Seat, str], timeout: float = 120
+) -> dict[Seat, dict[str, Any]]:
+    """Play each seat with its own ``frontier bot --kind K --json`` process (the token from
+    the environment) and return each process's JSON result once all have finished."""
+    procs = {
+        seat: subprocess.Popen(
+            [
+                str(Path(sys.executable).parent / "frontier"),
+                *("bot", "--url", address, "--match", match.match_id, "--seat", seat.value),
+                *("--kind", kinds[seat], "--json"),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "FRONTIER_SEAT_TOKEN": token},
+        )
+        for seat, token in match.tokens.items()
+    }
+    outputs: dict[Seat, dict[str, Any]] = {}
+    for seat, proc in procs.items():
+        out, err = proc.communicate(timeout=timeout)
+        assert proc.returncode == 0, err
+        outputs[seat] = json.loads(out)
+    return outputs
 
 
 def watch(

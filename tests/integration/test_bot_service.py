@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import grpc
 import pytest
@@ -16,7 +12,7 @@ from frontier.engine import Seat
 from frontier.ops.stack import Stack
 from frontier.v1 import match_pb2, match_pb2_grpc
 
-from .bot_helpers import MIRROR, RawStream, batches, create, replay
+from .bot_helpers import MIRROR, RawStream, batches, bot_processes, create, replay
 
 pytestmark = pytest.mark.integration
 
@@ -31,25 +27,8 @@ def test_frontier_bot_processes_play_a_whole_match(
     """Greedy on A and random on B, each `frontier bot` its own process, token from the env."""
     match = create(match_stub, seed=31)
     address = stack.config.address("orchestrator")
-    procs = {
-        seat: subprocess.Popen(
-            [
-                str(Path(sys.executable).parent / "frontier"),
-                *("bot", "--url", address, "--match", match.match_id, "--seat", seat.value),
-                *("--kind", "greedy" if seat is Seat.A1 else "random", "--json"),
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "FRONTIER_SEAT_TOKEN": token},
-        )
-        for seat, token in match.tokens.items()
-    }
-    outputs = {}
-    for seat, proc in procs.items():
-        out, err = proc.communicate(timeout=120)
-        assert proc.returncode == 0, err
-        outputs[seat] = json.loads(out)
+    kinds = {seat: "greedy" if seat is Seat.A1 else "random" for seat in match.tokens}
+    outputs = bot_processes(address, match, kinds)
     view = match_stub.GetView(match_pb2.GetViewRequest(match_id=match.match_id)).view
     assert view.winner in {"A", "B", "draw"}
     for seat, out in outputs.items():

@@ -33,6 +33,7 @@ async def _scenario(cfg: StackConfig) -> None:
         "host": cfg.host,
         "nats_url": cfg.nats_url,
         "catch_up_wait_s": 0.05,
+        "metrics_port": 0,  # in one process: no /metrics servers (they would share a registry)
     }
     for domain in Domain:
         ready, stop = asyncio.Event(), asyncio.Event()

@@ -9,6 +9,7 @@ import pytest
 
 from frontier.bots import GreedyBot, GreedyViewBot, RandomBot, make_bot
 from frontier.bots.greedy import POINT, view_score
+from frontier.cli.progress import ProgressBar
 from frontier.engine import (
     Command,
     CommandKind,
@@ -24,6 +25,7 @@ from frontier.engine.cards import catalog
 from frontier.engine.hashing import state_hash
 from frontier.engine.view import view
 from frontier.play import tournament
+from frontier.play.tournament_report import report
 
 MIRROR = "A=marquise;B=marquise"
 
@@ -107,15 +109,13 @@ def test_schedule_plays_each_seed_from_both_sides() -> None:
 
 def test_a_small_tournament_adds_up() -> None:
     out = io.StringIO()
-    result = tournament.run(
-        [MIRROR], ["greedy", "random"], 4, seed=7, progress=tournament.ProgressBar(out)
-    )
+    result = tournament.run([MIRROR], ["greedy", "random"], 4, seed=7, progress=ProgressBar(out))
     row = result.lineups[MIRROR]
     assert row.games == 4 and not row.errors
     for t in row.bots.values():
         assert t.games == 4 and t.wins + t.draws + t.losses == 4
     assert row.bots["greedy"].wins + row.bots["random"].wins + row.draws == 4
     assert "4/4 matches" in out.getvalue()
-    report = tournament.report(result)
-    assert "greedy" in report and "95% CI" in report
+    text = report(result)
+    assert "greedy" in text and "95% CI" in text
     assert json.loads(json.dumps(result.as_json()))["lineups"][MIRROR]["games"] == 4

@@ -144,7 +144,9 @@ def test_spans_from_the_sdk_exporter_reach_the_file(tmp_path: Path) -> None:
     """What FRONTIER_OTEL_EXPORTER=otlp sends, over loopback, ends up as JSON lines."""
     out = tmp_path / "spans.jsonl"
     port = free_port()
-    settings = CollectorSettings(host="127.0.0.1", port=port, collector_output=str(out))
+    settings = CollectorSettings(
+        host="127.0.0.1", port=port, collector_output=str(out), metrics_port=0
+    )
 
     def emit() -> None:
         provider = TracerProvider(resource=Resource.create({"service.name": "frontier-test"}))

@@ -30,6 +30,7 @@ from nats.js.api import StorageType, StreamConfig
 from frontier.engine.rng import seed_state
 from frontier.ops.stack import StackConfig
 from frontier.play.load import think_time
+from frontier.runtime.tls import aio_channel
 
 HOT_SAMPLES = 300
 STREAM = "FRONTIER_BENCH_FLOOR"
@@ -52,7 +53,7 @@ class FloorProbe:
         await self._js.add_stream(
             StreamConfig(name=STREAM, subjects=[SUBJECT], storage=StorageType.FILE)
         )
-        self._channel = grpc.aio.insecure_channel(self.config.address("orchestrator"))
+        self._channel = aio_channel(self.config.address("orchestrator"))
         self._health = health_pb2_grpc.HealthStub(self._channel)
         return self
 

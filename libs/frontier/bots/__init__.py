@@ -5,6 +5,7 @@ from .default_command import default_command
 from .greedy import GreedyBot, GreedyViewBot
 from .random_bot import RandomBot
 from .registry import BOTS, BotFactory, UnknownBot, bot_names, make_bot
+from .search import SearchBot
 
 __all__ = [
     "BOTS",
@@ -13,6 +14,7 @@ __all__ = [
     "GreedyBot",
     "GreedyViewBot",
     "RandomBot",
+    "SearchBot",
     "UnknownBot",
     "bot_names",
     "default_command",

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from .base import Bot
 from .greedy import GreedyBot, GreedyViewBot
 from .random_bot import RandomBot
+from .search import SearchBot
 
 BotFactory = Callable[[int], Bot]
 
@@ -17,6 +18,7 @@ BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "greedy": GreedyBot,  # one-command lookahead with the pure engine
     "greedy-view": GreedyViewBot,  # the remote greedy bot's policy, on the seat's view only
+    "search": SearchBot,  # ISMCTS on determinizations of the seat's view (iteration budget)
 }
 
 

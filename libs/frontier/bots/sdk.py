@@ -34,10 +34,12 @@ from typing import Any, Protocol
 import grpc
 
 from frontier.engine import Command, Seat, rng
+from frontier.runtime.tls import aio_channel
 from frontier.v1 import bot_pb2, bot_pb2_grpc, types_pb2
 from frontier.wire.convert import command_from_proto, enum_from_proto
 
 from .greedy import ViewGreedy
+from .search import SearchBot, time_limit_ms
 
 log = logging.getLogger("frontier.bot")
 
@@ -45,6 +47,10 @@ log = logging.getLogger("frontier.bot")
 # stays bad).
 MAX_RECONNECTS = 20  # consecutive broken streams before the bot gives up
 RECONNECT_WAIT_S = 0.2  # the first wait before reconnecting; it doubles up to 5 s
+# The remote search bot: as many iterations as fit in this many milliseconds (or in the
+# decision's clock, when shorter); the iteration cap only bounds an idle machine.
+REMOTE_LIMIT_MS = 1000.0
+REMOTE_ITERATIONS = 5000
 RECONNECTABLE = frozenset(
     {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.INTERNAL}
 )
@@ -130,9 +136,26 @@ class GreedyStrategy:
         return by_command[chosen]
 
 
+class SearchStrategy:
+    """The search bot (:class:`frontier.bots.search.SearchBot`) as a remote bot: it rebuilds
+    engine states from ``decision.view`` alone and thinks within the decision's clock."""
+
+    def __init__(self, seed: int) -> None:
+        self._bot = SearchBot(seed, iterations=REMOTE_ITERATIONS, time_limit_ms=REMOTE_LIMIT_MS)
+
+    def choose(self, decision: Decision) -> str:
+        by_command = {c.command: c.id for c in decision.legal}
+        limit = time_limit_ms(decision.budget_ms, decision.reserve_ms, REMOTE_LIMIT_MS)
+        chosen = self._bot.choose_from_view(
+            decision.view, [c.command for c in decision.legal], limit
+        )
+        return by_command[chosen]
+
+
 STRATEGIES: dict[str, Callable[[int], Strategy]] = {
     "random": RandomStrategy,
     "greedy": GreedyStrategy,
+    "search": SearchStrategy,
 }
 
 
@@ -181,7 +204,7 @@ class BotClient:
         """Play until MatchOver; reconnects on a broken stream (bounded)."""
         result = BotResult()
         failures = 0
-        async with grpc.aio.insecure_channel(self.url) as channel:
+        async with aio_channel(self.url) as channel:
             stub = bot_pb2_grpc.BotServiceStub(channel)
             while True:
                 try:
@@ -291,7 +314,7 @@ def make_strategy(kind: str, seed: int) -> Strategy:
 async def run_bot(
     url: str, match_id: str, token: str, kind: str, seed: int, seat: Seat | None = None
 ) -> BotResult:
-    """Play one seat with a built-in strategy ("random" or "greedy")."""
+    """Play one seat with a built-in strategy ("random", "greedy" or "search")."""
     strategy = make_strategy(kind, seed)
     started = time.monotonic()
     result = await BotClient(url, match_id, token, seat=seat).play(strategy)

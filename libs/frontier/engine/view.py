@@ -15,7 +15,7 @@ from .decide import to_act
 from .model import Event, EventKind, Seat
 from .pieces import open_slots, rulers
 from .registry import rules_for
-from .state import DroppedItem, State
+from .state import Decision, DroppedItem, State
 from .vagabond_state import pawns_in
 
 SPECTATOR = "spectator"
@@ -111,6 +111,23 @@ def view(state: State, viewer: Seat | None) -> dict[str, Any]:
             else None
         ),
         "actions": state.actions,
+        # Public facts the rules read, so that a seat's view plus a guess at the hidden
+        # parts rebuilds a state the engine can play on (the search bot's determinization):
+        # the open decisions in order: the first (public, as "decision" above) and the
+        # viewer's own; another seat's queued decision stays hidden until it comes first,
+        # as its existence may say something of that seat's hand
+        "decisions": [
+            _decision(d)
+            for i, d in enumerate(state.decisions)
+            if i == 0 or (viewer is not None and d.seat is viewer)
+        ],
+        "march_left": state.march_left,
+        "used": dict(sorted(state.used.items())),  # per-turn counters (public events)
+        "options": {
+            "team_hands_visible": state.options.team_hands_visible,
+            "max_rounds": state.options.max_rounds,
+            "winning_score": state.options.winning_score,
+        },
         "battle": (
             {
                 "attacker": battle.attacker.value,
@@ -120,6 +137,15 @@ def view(state: State, viewer: Seat | None) -> dict[str, Any]:
                 "dice": list(battle.dice),
                 "ambush": battle.ambush,
                 "looting": battle.looting,
+                # the rest of the battle's public record, so a bot can rebuild the state
+                "hits_to_defender": battle.hits_to_defender,
+                "hits_to_attacker": battle.hits_to_attacker,
+                "extra_to_defender": battle.extra_to_defender,
+                "extra_to_attacker": battle.extra_to_attacker,
+                "ignore_rolled_by_attacker": battle.ignore_rolled_by_attacker,
+                "ignore_rolled_by_defender": battle.ignore_rolled_by_defender,
+                "effects_used": list(battle.effects_used),
+                "removed_warriors": [[s, n] for s, n in battle.removed_warriors],
             }
             if battle
             else None
@@ -149,6 +175,21 @@ def view(state: State, viewer: Seat | None) -> dict[str, Any]:
             if any(per_seat.values())
         },
         "crate": sorted(i.value for i in state.crate),  # seized items, out of the game (R19)
+        # the items still lying in ruins, all ruins together: every item taken out of a ruin
+        # is shown, so this is public; which ruin holds which stays hidden (counts above)
+        "ruin_pool": sorted(i.value for items in state.ruins.values() for i in items),
+    }
+
+
+def _decision(d: Decision) -> dict[str, Any]:
+    return {
+        "seat": d.seat.value,
+        "kind": d.kind,
+        "clearing": d.clearing,
+        "target": d.target,
+        "count": d.count,
+        "piece": d.piece,
+        "cards": list(d.cards),
     }
 
 

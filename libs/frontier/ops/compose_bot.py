@@ -42,6 +42,7 @@ from pathlib import Path
 import grpc
 
 from frontier.play.load import MatchRun, play_match
+from frontier.runtime.tls import aio_channel
 from frontier.v1 import match_pb2_grpc
 
 log = logging.getLogger("frontier.compose_bot")
@@ -131,7 +132,7 @@ async def play(options: BotOptions, stop: asyncio.Event) -> BotTally:
     tally = BotTally()
     seed = options.seed
     beat(options.heartbeat)  # started: healthy until no match finished for --max-age seconds
-    async with grpc.aio.insecure_channel(options.url) as channel:  # pick_first: see above
+    async with aio_channel(options.url) as channel:  # pick_first: see above
         stub = match_pb2_grpc.MatchServiceStub(channel)
         while not stop.is_set() and (options.matches == 0 or tally.finished < options.matches):
             game = asyncio.ensure_future(

@@ -28,6 +28,8 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from frontier.runtime.tls import sync_channel
+
 WILDCARDS = ("", "0.0.0.0", "::", "[::]")
 
 
@@ -42,7 +44,7 @@ def default_address(env: Mapping[str, str]) -> str:
 
 def check_grpc(address: str, service: str = "", timeout: float = 3.0) -> str | None:
     """None when SERVING, else why not."""
-    with grpc.insecure_channel(address) as channel:
+    with sync_channel(address) as channel:
         stub = health_pb2_grpc.HealthStub(channel)
         try:
             reply = stub.Check(  # type: ignore[attr-defined]

@@ -31,6 +31,9 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from frontier.runtime.settings import DEFAULT_METRICS_PORTS, TlsSettings
+from frontier.runtime.tls import sync_channel
+
 DOMAINS = ("map", "combat", "crafting", "scoring", "turn_order")
 
 
@@ -110,13 +113,22 @@ class StackConfig:
     extra_env: dict[str, str] = field(default_factory=dict)
     web_port: int = 0  # the browser gateway (services.web) on this port; 0 = no gateway
     web_env: dict[str, str] = field(default_factory=dict)  # e.g. FRONTIER_WEB_BOT_DELAY_MS
+    # Prometheus /metrics port per process; a process not listed uses its service's default
+    metrics_ports: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def ephemeral(cls, workdir: Path, orchestrators: int = 1, **kwargs: Any) -> StackConfig:
         """Free loopback ports for everything (tests, benchmarks)."""
         names = (*orchestrator_names(orchestrators), *DOMAINS)
         ports = {name: free_port() for name in names}
-        base = cls(workdir, nats_port=free_port(), ports=ports, orchestrators=orchestrators)
+        metrics = {name: free_port() for name in names}
+        base = cls(
+            workdir,
+            nats_port=free_port(),
+            ports=ports,
+            orchestrators=orchestrators,
+            metrics_ports=metrics,
+        )
         return replace(base, **kwargs)
 
     @property
@@ -139,6 +151,21 @@ class StackConfig:
     def web_url(self) -> str:
         """Where a browser opens the gateway ("" without one)."""
         return f"http://{self.host}:{self.web_port}/" if self.web_port else ""
+
+    def metrics_url(self, service: str) -> str:
+        """The process's Prometheus endpoint."""
+        module = "orchestrator" if service.startswith("orchestrator") else service
+        port = self.metrics_ports.get(service) or DEFAULT_METRICS_PORTS[module]
+        return f"http://{self.host}:{port}/metrics"
+
+    def client_tls(self) -> TlsSettings:
+        """How a client dials this stack: with the TLS files its services get (extra_env)."""
+        tls = {
+            key.removeprefix("FRONTIER_").lower(): value
+            for key, value in self.extra_env.items()
+            if key.startswith("FRONTIER_TLS_")
+        }
+        return TlsSettings.model_validate(tls)
 
 
 class Stack:
@@ -202,6 +229,8 @@ class Stack:
                 "FRONTIER_LOG_LEVEL": cfg.log_level,
             }
         )
+        if name in cfg.metrics_ports:
+            env["FRONTIER_METRICS_PORT"] = str(cfg.metrics_ports[name])
         if name.startswith("orchestrator"):
             env["FRONTIER_ADVERTISE_ADDRESS"] = cfg.address(name)
             for domain in DOMAINS:
@@ -247,7 +276,7 @@ class Stack:
     def wait_serving(self, name: str, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
         proc = self.procs[name]
-        with grpc.insecure_channel(self.config.address(name)) as channel:
+        with sync_channel(self.config.address(name), self.config.client_tls()) as channel:
             stub = health_pb2_grpc.HealthStub(channel)
             while True:
                 if proc.poll() is not None:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import grpc
-
 from frontier.engine.domains import Domain
 from frontier.engine.model import Command, Event
 from frontier.runtime.settings import OrchestratorSettings
 from frontier.runtime.telemetry import grpc_client_interceptors
+from frontier.runtime.tls import aio_channel
 from frontier.v1 import (
     combat_pb2,
     combat_pb2_grpc,
@@ -41,7 +40,7 @@ class DomainClients:
         # a Kubernetes headless service) spreads the calls over all of them.
         options = (("grpc.lb_policy_name", "round_robin"),)
         self.channels = {
-            d: grpc.aio.insecure_channel(url, options=options, interceptors=interceptors)
+            d: aio_channel(url, settings, options=options, interceptors=interceptors)
             for d, url in urls.items()
         }
         self.map = map_pb2_grpc.MapServiceStub(self.channels[Domain.MAP])

@@ -44,6 +44,7 @@ from frontier.engine.state import State
 from frontier.engine.turn import at_rest
 from frontier.runtime.bus import Bus, WriterConflict, turn_subject
 from frontier.runtime.errors import NATS_UNREACHABLE, ServiceError, shown
+from frontier.runtime.metrics import counted_commit
 from frontier.runtime.snapshot import CommandResult, Snapshot, encode
 from frontier.runtime.telemetry import tracer
 from frontier.v1 import domain_pb2, events_pb2, types_pb2
@@ -120,6 +121,7 @@ class CommitPath:
         self._background: set[asyncio.Task[None]] = set()
         self._writes: set[asyncio.Task[Any]] = set()  # commands under way (see serialized)
 
+    @counted_commit
     async def commit(
         self, hosted: HostedMatch, seat: Seat, cmd: Command, command_id: str, by: AnsweredBy
     ) -> list[tuple[int, Event]]:

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError, NotFoundError
 from nats.js.kv import KeyValue
 
+from frontier.runtime.metrics import LEASE_TAKEOVERS
+
 
 @dataclass(frozen=True, slots=True)
 class Lease:
@@ -87,6 +89,8 @@ class Leases:
                 raise
             return await self.get(match_id)  # somebody else won the race
         self.held[match_id] = revision
+        if current is not None and current.owner != self.owner:
+            LEASE_TAKEOVERS.inc()
         return Lease(match_id, self.owner, self.address, now + self.ttl_s, revision)
 
     def _predecessor(self, lease: Lease) -> bool:

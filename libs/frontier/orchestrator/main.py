@@ -8,6 +8,7 @@ import uuid
 import grpc
 
 from frontier.runtime.bus import Bus
+from frontier.runtime.metrics import watch_matches
 from frontier.runtime.server import configure_logging, serve
 from frontier.runtime.settings import OrchestratorSettings
 from frontier.runtime.telemetry import setup_tracing
@@ -33,6 +34,7 @@ async def run(
         settings.nats_url,
         settings.stream,
         name="frontier-orchestrator",
+        replicas=settings.nats_replicas,
         timeout_s=settings.call_timeout_s,
     )
     clients = DomainClients(settings)
@@ -50,13 +52,15 @@ async def run(
         idle_timeout_s=settings.idle_timeout_s,
         max_matches=settings.max_matches,
     )
-    peers = Peers(settings.call_timeout_s)
+    unwatch = watch_matches(core.matches)  # the gauges of hosted matches (metrics.py)
+    peers = Peers(settings.call_timeout_s, settings)
 
     def register(server: grpc.aio.Server) -> None:
         match_pb2_grpc.add_MatchServiceServicer_to_server(MatchServicer(core, peers), server)
         bot_pb2_grpc.add_BotServiceServicer_to_server(BotServicer(core, peers), server)
 
     async def on_stop() -> None:
+        unwatch()
         resuming.cancel()
         renewing.cancel()
         unloading.cancel()

@@ -15,21 +15,24 @@ import grpc
 
 from frontier.runtime.domain import GrpcContext
 from frontier.runtime.errors import ServiceError
+from frontier.runtime.settings import TlsSettings
 from frontier.runtime.telemetry import grpc_client_interceptors
+from frontier.runtime.tls import aio_channel
 from frontier.v1 import bot_pb2_grpc, match_pb2_grpc
 
 FORWARDED = "x-frontier-forwarded"
 
 
 class Peers:
-    def __init__(self, timeout_s: float) -> None:
+    def __init__(self, timeout_s: float, tls: TlsSettings | None = None) -> None:
         self.timeout_s = timeout_s
+        self.tls = tls  # None: from the environment
         self._channels: dict[str, grpc.aio.Channel] = {}
 
     def _channel(self, address: str) -> grpc.aio.Channel:
         channel = self._channels.get(address)
         if channel is None:
-            channel = grpc.aio.insecure_channel(address, interceptors=grpc_client_interceptors())
+            channel = aio_channel(address, self.tls, interceptors=grpc_client_interceptors())
             self._channels[address] = channel
         return channel
 

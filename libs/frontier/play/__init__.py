@@ -2,7 +2,11 @@
 
 * :mod:`~frontier.play.match_runner`: a whole match in-process, the engine in a loop.
 * :mod:`~frontier.play.replay`: replay files, and re-running them to check a match.
-* :mod:`~frontier.play.tournament`: many in-process matches, bots against bots.
+* :mod:`~frontier.play.tournament`: many in-process matches, bots against bots, with
+  :mod:`~frontier.play.match_stats` (what one match's events say: mechanics, score by
+  round), :mod:`~frontier.play.tournament_stats` (those added up per bot),
+  :mod:`~frontier.play.tournament_report` (the text) and
+  :mod:`~frontier.play.tournament_plot` (the charts).
 * :mod:`~frontier.play.remote_match`: one match through ``MatchService``, checked against
   the in-process engine.
 * :mod:`~frontier.play.load`: many concurrent matches through ``MatchService`` (the load of

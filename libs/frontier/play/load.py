@@ -27,6 +27,7 @@ import grpc
 
 from frontier.engine import Seat
 from frontier.engine.rng import below, seed_state
+from frontier.runtime.tls import aio_channel
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 from frontier.wire.convert import enum_from_proto
 
@@ -139,7 +140,7 @@ async def play_many(
     (and owns) it, so no request is forwarded; a multi-address target instead spreads every
     call (see ROUND_ROBIN), which survives a dead orchestrator at the cost of forwarding.
     """
-    channels = [grpc.aio.insecure_channel(t, options=ROUND_ROBIN) for t in targets]
+    channels = [aio_channel(t, options=ROUND_ROBIN) for t in targets]
     try:
         stubs = [match_pb2_grpc.MatchServiceStub(c) for c in channels]
         return list(

@@ -16,8 +16,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import grpc
-
 from frontier.engine import Command, Seat, decide, evolve, initial_state, make_config
 from frontier.engine.hashing import state_hash
 from frontier.engine.model import EventKind
@@ -25,6 +23,7 @@ from frontier.engine.pieces import BUILDINGS, WARRIOR
 from frontier.engine.rng import below, seed_state
 from frontier.engine.view import event_for
 from frontier.play.replay import REPLAY_FORMAT, Replay
+from frontier.runtime.tls import sync_channel
 from frontier.v1 import match_pb2, match_pb2_grpc
 from frontier.wire.convert import command_from_proto, enum_from_proto, event_from_proto
 
@@ -79,7 +78,7 @@ def play_remote(
     timeout: float = 10.0,
     on_created: Callable[[str], None] | None = None,
 ) -> RemoteResult:
-    with grpc.insecure_channel(address) as channel:
+    with sync_channel(address) as channel:
         stub = match_pb2_grpc.MatchServiceStub(channel)
         created = stub.CreateMatch(
             match_pb2.CreateMatchRequest(config=match_pb2.MatchConfig(seed=seed, lineup=lineup)),

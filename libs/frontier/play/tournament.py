@@ -12,22 +12,26 @@ Design of a fair comparison:
   textbook normal interval does not.
 * A match the engine cannot finish (an engine bug) is counted as an error and reported with
   its seed; it does not stop the tournament, so the other lineups still give numbers.
+* Besides who won, each match reports how (:mod:`frontier.play.match_stats`, counted from
+  its events in the process that played it), added up per lineup and bot by
+  :mod:`frontier.play.tournament_stats`: each seat's VP contribution, how often each variant
+  mechanic happened, the score at the end of each round.
 """
 
 from __future__ import annotations
 
 import math
-import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import TextIO
 
 from frontier.bots import Bot, make_bot
 from frontier.engine import Seat, Team, make_config
 from frontier.play.match_runner import bot_seed, play_match
+from frontier.play.match_stats import MatchStats, match_stats
+from frontier.play.tournament_stats import BotStats, MechanicTally, seat_labels
 
 Z95 = 1.959963984540054  # the standard normal quantile for a two-sided 95% interval
 
@@ -63,6 +67,7 @@ class Outcome:
     winner: str  # "A", "B", "draw", or "" after an error
     error: str = ""
     commands: int = 0
+    stats: MatchStats | None = None  # None after an error
 
 
 def schedule(lineups: Sequence[str], bots: Sequence[str], matches: int, seed: int) -> list[Game]:
@@ -90,10 +95,12 @@ def play_game(game: Game) -> Outcome:
         name = game.bot_a if seat.team is Team.A else game.bot_b
         bots[seat] = make_bot(name, bot_seed(config.seed, seat))
     try:
-        result = play_match(config, bots, record=False, summaries=False)
+        result = play_match(config, bots, record=True, summaries=False)
     except Exception as exc:  # an engine bug: counted and reported, never hidden
         return Outcome(game, "", f"{type(exc).__name__}: {exc}")
-    return Outcome(game, result.winner, commands=result.command_count)
+    contribution = {seat.value: result.state.seats[seat].vp for seat in config.seats()}
+    stats = match_stats(result.events, contribution)
+    return Outcome(game, result.winner, commands=result.command_count, stats=stats)
 
 
 @dataclass
@@ -140,6 +147,23 @@ class LineupResult:
     draws: int = 0
     games: int = 0
     errors: list[Outcome] = field(default_factory=list)
+    stats: dict[str, BotStats] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "games": self.games,
+            "team_a_wins": self.team_a_wins,
+            "draws": self.draws,
+            "bots": {b: t.as_json() for b, t in self.bots.items()},
+            "errors": [
+                {"seed": e.game.seed, "bot_a": e.game.bot_a, "error": e.error} for e in self.errors
+            ],
+            "contribution": {b: s.contribution.as_json() for b, s in self.stats.items()},
+            "mechanics": {b: s.mechanics.as_json() for b, s in self.stats.items()},
+            "score_by_round": {
+                b: [round(v, 3) for v in s.scores.means()] for b, s in self.stats.items()
+            },
+        }
 
 
 @dataclass
@@ -153,31 +177,32 @@ class TournamentResult:
     def errors(self) -> list[Outcome]:
         return [e for r in self.lineups.values() for e in r.errors]
 
+    def mechanics(self) -> dict[str, MechanicTally]:
+        """Each bot's mechanics over every lineup."""
+        out: dict[str, MechanicTally] = {b: MechanicTally() for b in self.overall}
+        for row in self.lineups.values():
+            for bot, stats in row.stats.items():
+                out[bot].merge(stats.mechanics)
+        return out
+
     def as_json(self) -> dict[str, object]:
         return {
             "seconds": round(self.seconds, 2),
             "commands": self.commands,
             "overall": {b: t.as_json() for b, t in self.overall.items()},
-            "lineups": {
-                name: {
-                    "games": r.games,
-                    "team_a_wins": r.team_a_wins,
-                    "draws": r.draws,
-                    "bots": {b: t.as_json() for b, t in r.bots.items()},
-                    "errors": [
-                        {"seed": e.game.seed, "bot_a": e.game.bot_a, "error": e.error}
-                        for e in r.errors
-                    ],
-                }
-                for name, r in self.lineups.items()
-            },
+            "mechanics": {b: t.as_json() for b, t in self.mechanics().items()},
+            "lineups": {name: r.as_json() for name, r in self.lineups.items()},
         }
 
 
 def tally(
     outcomes: Iterable[Outcome], bots: Sequence[str], lineups: Sequence[str]
 ) -> tuple[dict[str, LineupResult], dict[str, Tally]]:
-    per_lineup = {name: LineupResult(name, {b: Tally() for b in bots}) for name in lineups}
+    per_lineup = {
+        name: LineupResult(name, {b: Tally() for b in bots}, stats={b: BotStats() for b in bots})
+        for name in lineups
+    }
+    labels = {name: seat_labels(name) for name in lineups}
     overall = {b: Tally() for b in bots}
     for outcome in outcomes:
         game = outcome.game
@@ -185,6 +210,9 @@ def tally(
         if outcome.error:
             row.errors.append(outcome)
             continue
+        if outcome.stats is not None:
+            for team, bot in ((Team.A, game.bot_a), (Team.B, game.bot_b)):
+                row.stats[bot].add(labels[game.lineup], team, outcome.stats)
         row.games += 1
         row.team_a_wins += outcome.winner == "A"
         row.draws += outcome.winner == "draw"
@@ -233,64 +261,3 @@ def run(
         time.perf_counter() - started,
         sum(o.commands for o in outcomes),
     )
-
-
-class ProgressBar:
-    """A plain-text progress bar on a stream (stderr): redrawn in place on a terminal,
-    a line every tenth of the way otherwise (logs and CI keep a readable record)."""
-
-    def __init__(self, stream: TextIO = sys.stderr, width: int = 30, label: str = "matches"):
-        self.stream = stream
-        self.width = width
-        self.label = label
-        self.tty = stream.isatty()
-        self._last_tenth = -1
-
-    def __call__(self, done: int, total: int) -> None:
-        filled = self.width * done // total if total else self.width
-        line = f"[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} {self.label}"
-        if self.tty:
-            end = "\n" if done >= total else ""
-            self.stream.write(f"\r{line}{end}")
-        else:
-            tenth = 10 * done // total if total else 10
-            if tenth == self._last_tenth:
-                return
-            self._last_tenth = tenth
-            self.stream.write(line + "\n")
-        self.stream.flush()
-
-
-def _pct(value: float) -> str:
-    return f"{100 * value:5.1f}%"
-
-
-def report(result: TournamentResult) -> str:
-    """A readable table: per lineup and bot, then overall."""
-    lines: list[str] = []
-    header = f"  {'bot':<12} {'games':>6} {'wins':>6} {'draws':>6} {'win rate':>9}   95% CI"
-
-    def row(name: str, t: Tally) -> str:
-        low, high = t.interval
-        return (
-            f"  {name:<12} {t.games:>6} {t.wins:>6} {t.draws:>6} {_pct(t.win_rate):>9}"
-            f"   [{_pct(low)}, {_pct(high)}]"
-        )
-
-    for name, r in result.lineups.items():
-        lines.append(f"lineup {name}: {r.games} games, team A won {r.team_a_wins}, {r.draws} draws")
-        lines.append(header)
-        lines.extend(row(bot, t) for bot, t in r.bots.items())
-        for e in r.errors[:3]:
-            lines.append(f"  error: seed {e.game.seed} ({e.game.bot_a} on A): {e.error}")
-        if len(r.errors) > 3:
-            lines.append(f"  ... {len(r.errors) - 3} more errors")
-    if len(result.lineups) > 1:
-        lines.append("all lineups:")
-        lines.append(header)
-        lines.extend(row(bot, t) for bot, t in result.overall.items())
-    lines.append(
-        f"{result.commands} commands in {result.seconds:.1f} s"
-        + (f"; {len(result.errors)} matches failed" if result.errors else "")
-    )
-    return "\n".join(lines)

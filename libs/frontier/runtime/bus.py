@@ -8,6 +8,11 @@
 * KV ``frontier-snapshots``: match id -> latest snapshot (state + stream position).
 * KV ``frontier-standing``: ``<match id>.<seat>`` -> that seat's standing answers (JSON).
 * ``frontier.lobby``: match created / ended notices (plain subscribers).
+
+On a JetStream cluster the stream and the buckets are created with ``replicas`` copies
+(``FRONTIER_NATS_REPLICAS``: 3 on a three-node cluster), so that an acknowledged write is on
+a majority of the nodes.  The replica count is fixed when a stream or bucket is created: one
+that already exists keeps its own (``nats stream edit`` changes it).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from nats.js.kv import KeyValue
 
 from frontier.v1 import events_pb2
 
+from .metrics import timed_publish
 from .telemetry import inject_headers
 
 log = logging.getLogger("frontier.bus")
@@ -39,6 +45,14 @@ SNAPSHOTS_BUCKET = "frontier-snapshots"
 LEASES_BUCKET = "frontier-leases"
 STANDING_BUCKET = "frontier-standing"
 WRONG_LAST_SEQUENCE = 10071  # JetStream error code: expected last subject sequence mismatch
+
+
+def servers_of(url: str) -> list[str]:
+    """``nats://a:4222,nats://b:4222`` -> one URL per server (blanks dropped)."""
+    servers = [part.strip() for part in url.split(",") if part.strip()]
+    if not servers:
+        raise ValueError(f"no NATS server in {url!r}")
+    return servers
 
 
 def events_subject(match_id: str) -> str:
@@ -62,28 +76,36 @@ class StoredBatch:
 class Bus:
     """One NATS connection with the JetStream objects Frontier uses."""
 
-    def __init__(self, nc: Client, js: JetStreamContext, stream: str) -> None:
+    def __init__(self, nc: Client, js: JetStreamContext, stream: str, replicas: int = 1) -> None:
         self.nc = nc
         self.js = js
         self.stream = stream
+        self.replicas = replicas
         self._matches: KeyValue | None = None
         self._snapshots: KeyValue | None = None
         self._standing: KeyValue | None = None
 
     @classmethod
     async def connect(
-        cls, url: str, stream: str = "FRONTIER_EVENTS", name: str = "", timeout_s: float = 5.0
+        cls,
+        url: str,
+        stream: str = "FRONTIER_EVENTS",
+        name: str = "",
+        timeout_s: float = 5.0,
+        replicas: int = 1,
     ) -> Bus:
         """Connect (reconnecting for ever after a loss); every JetStream and KV request
-        then waits at most ``timeout_s`` for its answer."""
+        then waits at most ``timeout_s`` for its answer.  ``url`` may list several servers
+        of one cluster, comma-separated: the client starts with any that answers and learns
+        the others from the cluster."""
         nc = await nats.connect(
-            url,
+            servers_of(url),
             name=name or "frontier",
             max_reconnect_attempts=-1,
             reconnect_time_wait=0.5,
             connect_timeout=5,
         )
-        bus = cls(nc, nc.jetstream(timeout=timeout_s), stream)
+        bus = cls(nc, nc.jetstream(timeout=timeout_s), stream, replicas)
         await bus.ensure()
         return bus
 
@@ -99,10 +121,20 @@ class Bus:
                         subjects=[ALL_EVENTS],
                         storage=StorageType.FILE,
                         duplicate_window=120.0,
+                        num_replicas=self.replicas,
                     )
                 )
-            except APIError as exc:  # created concurrently by another service
+            except APIError as exc:
+                # created concurrently by another service, or impossible (more replicas
+                # than JetStream nodes): only the second stops the process
                 log.debug("add_stream: %s", exc)
+                try:
+                    await self.js.stream_info(self.stream)
+                except NotFoundError:
+                    raise RuntimeError(
+                        f"cannot create the JetStream stream {self.stream} with "
+                        f"{self.replicas} replica(s): {exc.description}"
+                    ) from exc
         self._matches = await self._bucket(MATCHES_BUCKET)
         self._snapshots = await self._bucket(SNAPSHOTS_BUCKET)
         self._standing = await self._bucket(STANDING_BUCKET)
@@ -112,15 +144,24 @@ class Bus:
             return await self.js.key_value(name)
         except (BucketNotFoundError, NotFoundError):
             try:
-                return await self.js.create_key_value(bucket=name, history=1)
-            except APIError:
-                return await self.js.key_value(name)
+                return await self.js.create_key_value(
+                    bucket=name, history=1, replicas=self.replicas
+                )
+            except APIError as exc:
+                try:
+                    return await self.js.key_value(name)
+                except (BucketNotFoundError, NotFoundError):
+                    raise RuntimeError(
+                        f"cannot create the KV bucket {name} with {self.replicas} "
+                        f"replica(s): {exc.description}"
+                    ) from exc
 
     async def close(self) -> None:
         if not self.nc.is_closed:
             await self.nc.drain()
 
     # ----- the event stream -----------------------------------------------------------------
+    @timed_publish
     async def publish_batch(self, batch: events_pb2.EventBatch, expected_last_seq: int) -> int:
         """Append one batch; returns its stream sequence.  Raises WriterConflict.
 

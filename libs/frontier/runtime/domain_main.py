@@ -27,6 +27,7 @@ async def run(
         settings.nats_url,
         settings.stream,
         name=f"frontier-{domain.value}",
+        replicas=settings.nats_replicas,
         timeout_s=settings.call_timeout_s,
     )
     projections = Projections(bus, settings.catch_up_wait_s)

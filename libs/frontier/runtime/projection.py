@@ -32,6 +32,7 @@ from frontier.v1 import events_pb2
 from .bus import Bus
 from .errors import ServiceError, not_found
 from .matches import apply_batch, load_match
+from .metrics import CATCH_UPS
 
 log = logging.getLogger("frontier.projection")
 
@@ -138,6 +139,7 @@ class Projections:
                         p.changed.wait_for(lambda: p.state.version >= version), self.wait_s
                     )
         if p.state.version < version:
+            CATCH_UPS.inc()
             async with p.changed:
                 async for stored in self.bus.iter_batches(match_id, p.stream_seq):
                     apply_batch(p.state, stored.batch)

@@ -17,8 +17,10 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from .guard import MAX_REQUEST_BYTES, RequestGuard
+from .metrics import RpcMetrics, serve_metrics
 from .settings import ServiceSettings
 from .telemetry import grpc_server_interceptors
+from .tls import add_port
 
 log = logging.getLogger("frontier.server")
 
@@ -43,10 +45,11 @@ async def serve(
     ``on_drain`` runs once health says NOT_SERVING and before the grace period: a service
     with long-lived streams ends them there (clients reconnect elsewhere), so that they do
     not hold the shutdown for the whole grace period."""
-    # No SO_REUSEPORT: a second process must not silently share a service's port (the
-    # orchestrator's leases rely on "one process per address").
+    metrics_port = settings.metrics_listen_port(name)
     interceptors: list[grpc.aio.ServerInterceptor] = list(grpc_server_interceptors())
-    options: list[tuple[str, int]] = [("grpc.so_reuseport", 0)]
+    if metrics_port:
+        interceptors.append(RpcMetrics())
+    options = server_options(settings)
     if public:
         interceptors.append(RequestGuard(service_names))
         options.append(("grpc.max_receive_message_length", MAX_REQUEST_BYTES))
@@ -63,13 +66,17 @@ async def serve(
         server,
     )
     address = f"{settings.host}:{settings.listen_port(name)}"
-    port = server.add_insecure_port(address)
+    port = add_port(server, address, settings)
     if port == 0:
         raise OSError(f"{name}: cannot listen on {address}")
     await server.start()
+    stop_metrics = serve_metrics(metrics_port, settings.host) if metrics_port else None
     for svc in ["", *service_names]:
         await health_servicer.set(svc, health_pb2.HealthCheckResponse.SERVING)
-    log.info("%s listening on %s:%d", name, settings.host, port)
+    tls = (
+        "mutual TLS" if settings.tls_client_auth else "TLS" if settings.server_tls else "plaintext"
+    )
+    log.info("%s listening on %s:%d (%s)", name, settings.host, port, tls)
     stop_event = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -87,7 +94,21 @@ async def serve(
     await server.stop(settings.grace_s)
     if on_stop is not None:
         await on_stop()
+    if stop_metrics is not None:
+        stop_metrics()
     log.info("%s stopped", name)
+
+
+def server_options(settings: ServiceSettings) -> list[tuple[str, int]]:
+    """No SO_REUSEPORT: a second process must not silently share a service's port (the
+    orchestrator's leases rely on "one process per address").  A maximum connection age:
+    a client's connection is closed now and then (calls under way finish first, however
+    long), so that it resolves the service's name again and, with round_robin, spreads over
+    replicas added since it connected."""
+    options = [("grpc.so_reuseport", 0)]
+    if settings.max_connection_age_s > 0:
+        options.append(("grpc.max_connection_age_ms", int(settings.max_connection_age_s * 1000)))
+    return options
 
 
 def configure_logging(settings: ServiceSettings, name: str) -> None:

@@ -8,8 +8,19 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, FilePath, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# Prometheus /metrics, one port per service so that a single host runs them all side by side
+DEFAULT_METRICS_PORTS: dict[str, int] = {
+    "orchestrator": 9151,
+    "map": 9152,
+    "combat": 9153,
+    "crafting": 9154,
+    "scoring": 9155,
+    "turn_order": 9156,
+    "otel_collector": 9157,
+}
 
 DEFAULT_PORTS: dict[str, int] = {
     "orchestrator": 50051,
@@ -21,14 +32,59 @@ DEFAULT_PORTS: dict[str, int] = {
 }
 
 
-class ServiceSettings(BaseSettings):
-    """Settings every Frontier service reads."""
+class TlsSettings(BaseSettings):
+    """TLS of every gRPC server and client (see runtime/tls.py); all empty = plaintext.
 
-    model_config = SettingsConfigDict(env_prefix="FRONTIER_", extra="ignore")
+    Also read alone by the clients that are not services (CLI, bot SDK, load client)."""
+
+    # an empty variable counts as unset (compose files pass ${VAR:-} through)
+    model_config = SettingsConfigDict(env_prefix="FRONTIER_", extra="ignore", env_ignore_empty=True)
+
+    tls_cert: FilePath | None = Field(default=None, description="certificate chain (PEM)")
+    tls_key: FilePath | None = Field(default=None, description="private key (PEM)")
+    tls_ca: FilePath | None = Field(default=None, description="CA bundle to check peers with")
+    tls_client_auth: bool = Field(
+        default=False, description="servers require a client certificate (mutual TLS)"
+    )
+    tls_server_name: str = Field(
+        default="", description="name expected in the server's certificate (clients)"
+    )
+
+    @model_validator(mode="after")
+    def _consistent(self) -> TlsSettings:
+        if (self.tls_cert is None) != (self.tls_key is None):
+            raise ValueError("FRONTIER_TLS_CERT and FRONTIER_TLS_KEY go together: set both")
+        if self.tls_client_auth and (self.tls_ca is None or self.tls_cert is None):
+            raise ValueError(
+                "FRONTIER_TLS_CLIENT_AUTH needs FRONTIER_TLS_CA (to check clients) and "
+                "FRONTIER_TLS_CERT/KEY (the servers' own certificate)"
+            )
+        return self
+
+    @property
+    def server_tls(self) -> bool:
+        return self.tls_cert is not None
+
+    @property
+    def client_tls(self) -> bool:
+        return self.tls_ca is not None or self.tls_cert is not None
+
+
+class ServiceSettings(TlsSettings):
+    """Settings every Frontier service reads."""
 
     host: str = Field(default="127.0.0.1", description="address to listen on")
     port: int = Field(default=0, ge=0, le=65535, description="0 = the service's default")
-    nats_url: str = Field(default="nats://127.0.0.1:4222", description="NATS server URL")
+    nats_url: str = Field(
+        default="nats://127.0.0.1:4222",
+        description="NATS server URL; several servers of one cluster comma-separated",
+    )
+    nats_replicas: int = Field(
+        default=1,
+        ge=1,
+        le=5,
+        description="copies of the event stream and KV buckets (3 on a 3-node cluster)",
+    )
     stream: str = Field(default="FRONTIER_EVENTS", description="JetStream stream of events")
     call_timeout_s: float = Field(default=5.0, gt=0, le=120, description="gRPC call deadline")
     catch_up_wait_s: float = Field(
@@ -40,9 +96,28 @@ class ServiceSettings(BaseSettings):
         default="none", description="trace exporter; 'otlp' needs FRONTIER_OTEL_ENDPOINT"
     )
     otel_endpoint: str = Field(default="", description="OTLP/gRPC collector endpoint")
+    max_connection_age_s: float = Field(
+        default=300.0,
+        ge=0,
+        le=86_400,
+        description="servers close a client connection after this long (0 = never), so "
+        "that clients resolve the service's name again and find new replicas",
+    )
+    metrics_port: int | None = Field(
+        default=None,
+        ge=0,
+        le=65535,
+        description="Prometheus /metrics port; unset = the service's default, 0 = none",
+    )
 
     def listen_port(self, service: str) -> int:
         return self.port or DEFAULT_PORTS[service]
+
+    def metrics_listen_port(self, service: str) -> int:
+        """Where /metrics is served (0: nowhere)."""
+        if self.metrics_port is not None:
+            return self.metrics_port
+        return DEFAULT_METRICS_PORTS.get(service, 0)
 
 
 class OrchestratorSettings(ServiceSettings):

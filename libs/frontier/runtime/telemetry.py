@@ -28,6 +28,7 @@ from opentelemetry.sdk.trace.export import (
 )
 
 from .settings import ServiceSettings
+from .tls import channel_credentials
 
 TRACER_NAME = "frontier"
 
@@ -47,7 +48,9 @@ def setup_tracing(
         from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
 
         endpoint = settings.otel_endpoint or "localhost:4317"
-        provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(endpoint, insecure=True)))
+        creds = channel_credentials(settings)  # the collector serves TLS like every service
+        exporter = OTLPSpanExporter(endpoint, insecure=creds is None, credentials=creds)
+        provider.add_span_processor(BatchSpanProcessor(exporter))
     if extra is not None:
         provider.add_span_processor(extra)
     trace.set_tracer_provider(provider)

@@ -1,0 +1,132 @@
+"""Measurements of the search bot that a tournament does not give: think time and self-play.
+
+``frontier tournament`` counts wins between two different bots.  Two goals of the search
+bot need other numbers, measured here in-process on one core per job:
+
+* ``timing``: the CPU time (one core, so a busy machine does not inflate it) of each of the
+  search bot's decisions with a real choice while it plays against greedy, as p50 / p95 /
+  max, next to its iteration budget;
+* ``selfplay``: the search bot on every seat: each faction's average contribution to its
+  team's score (``SeatState.vp``, R32) and how often contraband is scored at home (a
+  ``contraband_validated`` event, R17/R20) per match.
+
+Run it with ``python bench/search_bot.py selfplay --matches 10`` (see ``--help``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from frontier.bots import Bot, SearchBot, make_bot
+from frontier.engine import EventKind, Seat, execute, initial_state, legal_commands, make_config
+from frontier.engine import to_act as actor_of
+from frontier.engine.lineup import R2_DEFAULT_LINEUP
+from frontier.play.match_runner import bot_seed
+
+
+def _faction(state_seat: Any) -> str:
+    if state_seat.character is not None:
+        return f"{state_seat.faction.value}:{state_seat.character.value}"
+    return str(state_seat.faction.value)
+
+
+def play_one(
+    lineup: str, seed: int, iterations: int, rival: str, search_team: str
+) -> dict[str, Any]:
+    """One match: the search bot on ``search_team`` ("A", "B" or "both"), ``rival`` elsewhere."""
+    config = make_config(seed=seed, lineup=lineup)
+    state = initial_state(config)
+    bots: dict[Seat, Bot] = {}
+    for seat in state.order:
+        own = search_team == "both" or seat.team.value == search_team
+        s = bot_seed(seed, seat)
+        bots[seat] = SearchBot(s, iterations=iterations) if own else make_bot(rival, s)
+    times: list[float] = []
+    validated = 0
+    while (actor := actor_of(state)) is not None:
+        legal = legal_commands(state, actor)
+        bot = bots[actor]
+        started = time.process_time()  # CPU time: one core, whatever else the machine runs
+        cmd = bot.choose(state, actor, legal)
+        if isinstance(bot, SearchBot) and len(legal) > 1:
+            times.append(time.process_time() - started)
+        events = execute(state, cmd)
+        validated += sum(1 for e in events if e.kind is EventKind.CONTRABAND_VALIDATED)
+    return {
+        "seed": seed,
+        "search_team": search_team,
+        "winner": state.winner,
+        "scores": {t.value: n for t, n in state.scores.items()},
+        "faction_vp": {f"{s.value}:{_faction(st)}": st.vp for s, st in state.seats.items()},
+        "contraband_validated": validated,
+        "decision_s": times,
+    }
+
+
+def _run(jobs: int, tasks: Sequence[tuple[str, int, int, str, str]]) -> list[dict[str, Any]]:
+    if jobs <= 1:
+        return [play_one(*t) for t in tasks]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(play_one, *zip(*tasks, strict=True)))
+
+
+def summarize(results: list[dict[str, Any]], iterations: int) -> dict[str, Any]:
+    """Wins of the search side, decision times, faction VP and contraband, over ``results``."""
+    times = sorted(t for r in results for t in r["decision_s"])
+    by_faction: dict[str, list[int]] = defaultdict(list)
+    for r in results:
+        for key, vp in r["faction_vp"].items():
+            by_faction[key.split(":", 1)[1] + " (" + key.split(":", 1)[0] + ")"].append(vp)
+    versus = [r for r in results if r["search_team"] != "both"]
+    out: dict[str, Any] = {
+        "matches": len(results),
+        "iterations": iterations,
+        "search_wins": sum(1 for r in versus if r["winner"] == r["search_team"]),
+        "versus_games": len(versus),
+        "decisions": len(times),
+        "faction_vp_mean": {k: round(statistics.mean(v), 2) for k, v in sorted(by_faction.items())},
+        "matches_with_contraband_scored": sum(1 for r in results if r["contraband_validated"]),
+    }
+    if times:
+        out["decision_ms"] = {
+            "p50": round(1000 * times[len(times) // 2], 1),
+            "p95": round(1000 * times[int(len(times) * 0.95)], 1),
+            "max": round(1000 * times[-1], 1),
+        }
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="bench/search_bot.py", description=__doc__)
+    parser.add_argument("mode", choices=("timing", "selfplay"))
+    parser.add_argument("--lineup", default=R2_DEFAULT_LINEUP)
+    parser.add_argument("--matches", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--rival", default="greedy")
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args(argv)
+    if args.matches < 1 or args.iterations < 1 or args.jobs < 1:
+        parser.error("--matches, --iterations and --jobs must be at least 1")
+    if args.mode == "selfplay":
+        tasks = [
+            (args.lineup, args.seed + i, args.iterations, args.rival, "both")
+            for i in range(args.matches)
+        ]
+    else:  # each seed twice, the search bot on each team
+        tasks = [
+            (args.lineup, args.seed + i // 2, args.iterations, args.rival, "AB"[i % 2])
+            for i in range(args.matches)
+        ]
+    summary = summarize(_run(args.jobs, tasks), args.iterations)
+    json.dump(summary, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0

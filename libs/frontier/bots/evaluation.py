@@ -1,0 +1,118 @@
+"""How good a state is for one team, in victory points: the search bot's leaf evaluation.
+
+The search plays a few commands ahead and then has to judge a position it did not play
+out to the end.  The judgement knows the variant:
+
+* **the team score** (R32: the seats' points add up for their team), and the match result
+  once it is over;
+* **the 6-round horizon**: pieces and cards are worth points only while there are turns
+  left to use them, so their weight shrinks with the rounds left (in the last round, only
+  points count);
+* **contraband in transit** (R16-R21): an own item carried by own warriors is worth part of
+  the points it scores once carried home, more when its carrier already stands on a Border
+  Bridge clearing; an own dropped item is worth less (the rival may seize it), and a rival
+  item dropped on the team's home map is a point to seize;
+* **the Border Bridges** (R6): holding a bridge clearing keeps the way home open;
+* the usual Root material: buildings (they score each turn), tokens, warriors, cards.
+
+The weights are few and round on purpose: the search's playouts do the fine work, the
+evaluation only has to rank the positions they end in.  Everything read here is in the
+seat's view (scores, pieces, hand sizes, contraband, the round), so a determinized state
+gives the same value whatever the sample.
+"""
+
+from __future__ import annotations
+
+from frontier.engine.board import BRIDGES, HOME_MAP, board
+from frontier.engine.contraband import printed_item_vp
+from frontier.engine.model import TEAM_OF, Team, other_team
+from frontier.engine.pieces import BUILDINGS, TOKENS, WARRIOR
+from frontier.engine.state import State
+from frontier.engine.vagabond_state import VagabondState
+
+WIN = 50.0  # a won match, on top of the final score difference
+BUILDING = 1.0  # a building on the map, at the start of the match
+TOKEN = 0.5
+WARRIOR_VALUE = 0.3
+CARD = 0.35
+CARRIED = 0.5  # of an own contraband item's points, carried by own warriors
+CARRIED_ON_BRIDGE = 0.75  # ... by warriors standing on a bridge clearing
+DROPPED = 0.2  # of an own item's points, lying in a clearing
+SEIZABLE = 0.4  # a rival item on the own home map: 1 point to seize (R19)
+BRIDGE = 0.4  # holding a bridge clearing (more own warriors there than the rival's)
+
+_BRIDGE_CLEARINGS: frozenset[str] = frozenset(c for pair in BRIDGES for c in pair)
+
+
+def horizon(state: State) -> float:
+    """The share of the match still to play, 1.0 at the start and small in the last round."""
+    total = max(1, state.options.max_rounds)
+    left = total - max(state.round, 1) + 1
+    return max(0.1, left / total)
+
+
+def evaluate(state: State, team: Team) -> float:
+    """``team``'s advantage in victory points (positive: ahead)."""
+    rival = other_team(team)
+    value = float(state.scores.get(team, 0) - state.scores.get(rival, 0))
+    if state.over:
+        if state.winner == team.value:
+            return value + WIN
+        if state.winner == rival.value:
+            return value - WIN
+        return value
+    h = horizon(state)
+    material = 0.0
+    bridges = 0.0
+    for cid, per_seat in state.pieces.items():
+        ours = theirs = 0
+        for seat, kinds in per_seat.items():
+            sign = 1.0 if TEAM_OF[seat] is team else -1.0
+            for kind, n in kinds.items():
+                if not n:
+                    continue
+                if kind == WARRIOR:
+                    material += sign * WARRIOR_VALUE * n
+                    if sign > 0:
+                        ours += n
+                    else:
+                        theirs += n
+                elif kind in BUILDINGS:
+                    material += sign * BUILDING * n
+                elif kind in TOKENS:
+                    material += sign * TOKEN * n
+        if cid in _BRIDGE_CLEARINGS and ours != theirs:
+            bridges += BRIDGE if ours > theirs else -BRIDGE
+    for seat, st in state.seats.items():
+        sign = 1.0 if TEAM_OF[seat] is team else -1.0
+        material += sign * CARD * len(st.hand)
+    return value + h * (material + bridges) + _contraband(state, team)
+
+
+def _contraband(state: State, team: Team) -> float:
+    """Points on the way: own items carried or dropped, rival items to seize (R16-R21)."""
+    vp = printed_item_vp()
+    value = 0.0
+    for cid, per_seat in state.carried.items():
+        on_bridge = cid in _BRIDGE_CLEARINGS
+        for seat, items in per_seat.items():
+            for d in items:
+                share = CARRIED_ON_BRIDGE if on_bridge else CARRIED
+                if TEAM_OF[seat] is not d.team:
+                    share = DROPPED  # a rival carries it: it drops when that carrier falls
+                sign = 1.0 if d.team is team else -1.0
+                value += sign * share * vp[d.item]
+    for seat, st in state.seats.items():  # a Vagabond's own contraband in its Satchel (R20)
+        if isinstance(st.extra, VagabondState):
+            sign = 1.0 if TEAM_OF[seat] is team else -1.0
+            value += sign * CARRIED * sum(vp[i.item] for i in st.extra.items if i.contraband)
+    home = HOME_MAP
+    b = board()
+    for cid, items in state.dropped.items():
+        for d in items:
+            sign = 1.0 if d.team is team else -1.0
+            value += sign * DROPPED * vp[d.item]
+            seizer = other_team(d.team)
+            if b.map_of(cid) == home[seizer]:
+                value += SEIZABLE if seizer is team else -SEIZABLE
+    return value

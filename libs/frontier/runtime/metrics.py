@@ -1,0 +1,255 @@
+"""Prometheus metrics of every Frontier process (prometheus-client), and the endpoint.
+
+Every service serves ``/metrics`` on ``FRONTIER_METRICS_PORT`` (a default per service, see
+``DEFAULT_METRICS_PORTS``; 0 turns it off) from a thread of prometheus-client's own, so a
+scrape never waits for the event loop.  What each process exports:
+
+* every service: ``frontier_rpc_duration_seconds{method,code}`` (a histogram per RPC, from
+  a gRPC server interceptor; its ``_count`` is the calls by result code);
+* the orchestrator: ``frontier_commands_total{kind,result,answered_by}`` (each command that
+  reaches the commit path, whoever answered it; requests refused before it -- a bad token, a
+  stale version -- show in the RPC histogram's codes), ``frontier_matches_hosted``,
+  ``frontier_matches_active``, ``frontier_matches_finished_total``,
+  ``frontier_open_decisions``, ``frontier_strikes_total``, ``frontier_takeovers_total``,
+  ``frontier_lease_takeovers_total``, ``frontier_jetstream_publish_seconds``;
+* the domain services: ``frontier_projection_catch_ups_total`` (a request found its
+  projection behind and read the stream itself, as NATS had not delivered yet).
+
+Why these hooks are decorators and one-line calls: the commit path and the hosting code
+change often, and instrumentation that is not woven through their bodies survives that.
+The gauges of hosted matches are read when scraped, from the orchestrator's own table, so
+nothing has to keep them up to date.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import inspect
+import logging
+import time
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
+from typing import Any, TypeVar
+
+import grpc
+from prometheus_client import REGISTRY, Counter, Histogram, start_http_server
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+from frontier.engine import to_act
+from frontier.v1 import events_pb2
+
+from .errors import status_for
+
+# gRPC calls take from well under a millisecond (a domain call) to seconds (a queue)
+LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5)
+
+RPC_SECONDS = Histogram(
+    "frontier_rpc_duration_seconds",
+    "gRPC calls served, by full method name and status code",
+    ["method", "code"],
+    buckets=LATENCY_BUCKETS,
+)
+COMMANDS = Counter(
+    "frontier_commands_total",
+    "commands through the commit path, by command kind, result code and who answered",
+    ["kind", "result", "answered_by"],
+)
+MATCHES_FINISHED = Counter("frontier_matches_finished_total", "matches this process ended")
+STRIKES = Counter("frontier_strikes_total", "deadlines missed (the default command played)")
+TAKEOVERS = Counter("frontier_takeovers_total", "seats handed to the built-in bot")
+LEASE_TAKEOVERS = Counter(
+    "frontier_lease_takeovers_total", "matches taken over from another orchestrator's lease"
+)
+PUBLISH_SECONDS = Histogram(
+    "frontier_jetstream_publish_seconds",
+    "JetStream publish of one command's batch, until acknowledged",
+    buckets=LATENCY_BUCKETS,
+)
+CATCH_UPS = Counter(
+    "frontier_projection_catch_ups_total",
+    "requests whose projection lagged and read the event stream itself",
+)
+
+R = TypeVar("R")
+log = logging.getLogger("frontier.metrics")
+
+
+def serve_metrics(port: int, host: str) -> Callable[[], None]:
+    """Start the ``/metrics`` endpoint; returns how to stop it.
+
+    Metrics are best effort, like traces: a port that is taken is logged as an error and the
+    service runs on without the endpoint, rather than a game server going down for it."""
+    try:
+        server, thread = start_http_server(port, addr=host)
+    except OSError as exc:
+        log.error("no /metrics endpoint: cannot listen on %s:%d (%s)", host, port, exc)
+        return lambda: None
+
+    def stop() -> None:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+
+    return stop
+
+
+# ----- the gRPC server interceptor ---------------------------------------------------------------
+def _code_of(context: Any, exc: BaseException | None) -> str:
+    """The status a call ended with: the one its handler set (abort sets it too), else OK,
+    or what an escaping exception maps to."""
+    code = context.code()
+    if isinstance(code, grpc.StatusCode):
+        return code.name
+    if exc is None:
+        return "OK"
+    if isinstance(exc, (asyncio.CancelledError, GeneratorExit)):  # the client went away
+        return "CANCELLED"
+    if isinstance(exc, grpc.aio.AbortError):
+        return "UNKNOWN"
+    return status_for(exc)[0].name
+
+
+class RpcMetrics(grpc.aio.ServerInterceptor):
+    """Times every call and records its status code, for all four kinds of RPC."""
+
+    async def intercept_service(
+        self,
+        continuation: Callable[
+            [grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler[Any, Any] | None]
+        ],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler[Any, Any] | None:
+        handler = await continuation(handler_call_details)
+        if handler is None:  # an unknown method: gRPC answers UNIMPLEMENTED itself
+            return None
+        method = handler_call_details.method
+        serializers = (handler.request_deserializer, handler.response_serializer)
+        if handler.unary_unary is not None:
+            return grpc.unary_unary_rpc_method_handler(
+                _timed_unary(method, handler.unary_unary), *serializers
+            )
+        if handler.stream_unary is not None:
+            return grpc.stream_unary_rpc_method_handler(
+                _timed_unary(method, handler.stream_unary), *serializers
+            )
+        if handler.unary_stream is not None:
+            return grpc.unary_stream_rpc_method_handler(
+                _timed_stream(method, handler.unary_stream), *serializers
+            )
+        assert handler.stream_stream is not None
+        return grpc.stream_stream_rpc_method_handler(
+            _timed_stream(method, handler.stream_stream), *serializers
+        )
+
+
+@contextlib.contextmanager
+def _recorded(method: str, context: Any) -> Iterator[None]:
+    """Observe one call's duration under its method and final status code."""
+    started = time.perf_counter()
+    failure: BaseException | None = None
+    try:
+        yield
+    except BaseException as exc:
+        failure = exc
+        raise
+    finally:
+        code = _code_of(context, failure)
+        RPC_SECONDS.labels(method, code).observe(time.perf_counter() - started)
+
+
+def _timed_unary(method: str, behavior: Callable[..., Any]) -> Callable[..., Any]:
+    async def timed(request: Any, context: Any) -> Any:
+        with _recorded(method, context):
+            return await behavior(request, context)
+
+    return timed
+
+
+def _timed_stream(method: str, behavior: Callable[..., Any]) -> Callable[..., Any]:
+    """A streaming handler is an async generator, or a coroutine that writes its replies
+    with ``context.write`` (grpc-health's Watch): the wrapper is of the same kind."""
+    if not inspect.isasyncgenfunction(behavior):
+        return _timed_unary(method, behavior)
+
+    async def timed(request: Any, context: Any) -> Any:
+        with _recorded(method, context):
+            async for reply in behavior(request, context):
+                yield reply
+
+    return timed
+
+
+# ----- the orchestrator --------------------------------------------------------------------------
+def counted_commit(commit: Callable[..., Awaitable[R]]) -> Callable[..., Awaitable[R]]:
+    """Decorates ``CommitPath.commit(hosted, seat, cmd, command_id, by)``: one command
+    counted by kind and result, and the strikes, takeovers and match ends it caused."""
+
+    @functools.wraps(commit)
+    async def wrapper(self: Any, hosted: Any, seat: Any, cmd: Any, command_id: str, by: int) -> R:
+        before = hosted.clock_of(seat)
+        was_over = bool(hosted.state.over)
+        answered_by = events_pb2.AnsweredBy.Name(by).removeprefix("ANSWERED_BY_")  # type: ignore[arg-type]
+        try:
+            result = await commit(self, hosted, seat, cmd, command_id, by)
+        except Exception as exc:
+            COMMANDS.labels(cmd.kind.value, status_for(exc)[0].name, answered_by).inc()
+            raise
+        COMMANDS.labels(cmd.kind.value, "OK", answered_by).inc()
+        after = hosted.clock_of(seat)
+        if after.strikes > before.strikes:
+            STRIKES.inc(after.strikes - before.strikes)
+        if after.taken_over and not before.taken_over:
+            TAKEOVERS.inc()
+        if hosted.state.over and not was_over:
+            MATCHES_FINISHED.inc()
+        return result
+
+    return wrapper
+
+
+def timed_publish(publish: Callable[..., Awaitable[R]]) -> Callable[..., Awaitable[R]]:
+    """Decorates ``Bus.publish_batch``: the time until JetStream acknowledged the batch."""
+
+    @functools.wraps(publish)
+    async def wrapper(*args: Any, **kwargs: Any) -> R:
+        with PUBLISH_SECONDS.time():
+            return await publish(*args, **kwargs)
+
+    return wrapper
+
+
+class HostedMatches(Collector):
+    """The gauges of the matches the orchestrators of this process hold (one, except in
+    tests), read from their tables when scraped.
+
+    A table is an orchestrator's ``match id -> HostedMatch`` dict; copying its values is one
+    C call under the GIL, so the scrape thread never sees it half-changed."""
+
+    def __init__(self) -> None:
+        self.tables: list[Mapping[str, Any]] = []
+
+    def collect(self) -> Iterable[GaugeMetricFamily]:
+        hosted = [h for table in list(self.tables) for h in list(table.values())]
+        active = [h for h in hosted if not h.state.over]
+        waiting = [h for h in active if to_act(h.state) is not None]
+        yield _gauge("frontier_matches_hosted", "matches held in memory", len(hosted))
+        yield _gauge("frontier_matches_active", "hosted matches not over yet", len(active))
+        yield _gauge(
+            "frontier_open_decisions", "hosted matches waiting for a seat's answer", len(waiting)
+        )
+
+
+def _gauge(name: str, documentation: str, value: float) -> GaugeMetricFamily:
+    return GaugeMetricFamily(name, documentation, value=value)
+
+
+HOSTED = HostedMatches()
+REGISTRY.register(HOSTED)
+
+
+def watch_matches(matches: Mapping[str, Any]) -> Callable[[], None]:
+    """Export the gauges of ``matches`` until the returned function is called."""
+    HOSTED.tables.append(matches)
+    return lambda: HOSTED.tables.remove(matches)

@@ -1,0 +1,37 @@
+"""The search bot's measurements (``bench/search_bot.py``): one cheap match of each mode."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from frontier.bench import search as search_bench
+
+MIRROR = "A=marquise;B=marquise"
+
+
+def test_timing_and_selfplay_report_what_they_measured(capsys: pytest.CaptureFixture[str]) -> None:
+    versus = search_bench.play_one(MIRROR, 5, 2, "random", "A")
+    selfplay = search_bench.play_one(MIRROR, 5, 2, "random", "both")
+    assert versus["winner"] in ("A", "B", "draw")
+    assert versus["decision_s"] and all(t >= 0 for t in versus["decision_s"])
+    assert sum(selfplay["faction_vp"].values()) == sum(selfplay["scores"].values())
+    summary = search_bench.summarize([versus, selfplay], 2)
+    assert summary["matches"] == 2 and summary["versus_games"] == 1
+    assert summary["search_wins"] == (1 if versus["winner"] == "A" else 0)
+    assert set(summary["faction_vp_mean"]) == {"marquise (A1)", "marquise (B1)"}
+    assert summary["decision_ms"]["p50"] <= summary["decision_ms"]["max"]
+    assert (
+        search_bench.main(["selfplay", "--lineup", MIRROR, "--matches", "1", "--iterations", "1"])
+        == 0
+    )
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["matches"] == 1 and printed["iterations"] == 1
+
+
+def test_bad_arguments_are_refused() -> None:
+    with pytest.raises(SystemExit):
+        search_bench.main(["timing", "--matches", "0"])
+    with pytest.raises(SystemExit):
+        search_bench.main(["nonsense"])

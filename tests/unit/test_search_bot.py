@@ -1,0 +1,173 @@
+"""The search bot: secrecy, budgets, reproducibility, the evaluation, and where it plugs in.
+
+Budgets are tested by iteration counts and by a stand-in clock, never by wall time.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from frontier.bots import SearchBot, bot_names, make_bot
+from frontier.bots import search as search_module
+from frontier.bots.evaluation import evaluate, horizon
+from frontier.bots.sdk import STRATEGIES, Choice, Decision, SearchStrategy
+from frontier.bots.search import time_limit_ms
+from frontier.engine import (
+    Command,
+    Seat,
+    State,
+    Team,
+    execute,
+    initial_state,
+    legal_commands,
+    make_config,
+    to_act,
+)
+from frontier.engine.lineup import R2_DEFAULT_LINEUP
+from frontier.engine.model import Item
+from frontier.engine.state import DroppedItem
+from frontier.engine.view import view
+from frontier.orchestrator.referee import ClockConfig
+from frontier.play.match_runner import play_match, seat_bots
+
+ITERATIONS = 12
+
+
+def _positions(lineup: str, seed: int, wanted: int) -> list[tuple[State, Seat, list[Command]]]:
+    """Decisions with a real choice (several legal commands), from a greedy match."""
+    state = initial_state(make_config(seed=seed, lineup=lineup))
+    bots = seat_bots(make_config(seed=seed, lineup=lineup), lambda s: make_bot("greedy", s))
+    out: list[tuple[State, Seat, list[Command]]] = []
+    n = 0
+    while (seat := to_act(state)) is not None and len(out) < wanted:
+        legal = legal_commands(state, seat)
+        if len(legal) > 3 and n % 5 == 0 and state.round >= 1:
+            out.append((state.clone(), seat, legal))
+        execute(state, bots[seat].choose(state, seat, legal))
+        n += 1
+    return out
+
+
+def _hide_differently(state: State, seat: Seat) -> State:
+    """The same position with what ``seat`` cannot see changed: two unseen deck cards
+    swapped, and another team's seat holding a deck card instead of one of its own."""
+    other = state.clone()
+    assert len(other.deck) >= 2
+    other.deck[0], other.deck[-1] = other.deck[-1], other.deck[0]
+    rival = next(s for s in other.order if s.team is not seat.team and other.seats[s].hand)
+    hand = other.seats[rival].hand
+    hand[0], other.deck[-1] = other.deck[-1], hand[0]
+    other.rng ^= 0x5DEECE66D
+    return other
+
+
+def test_the_decision_does_not_change_with_hidden_information() -> None:
+    positions = _positions(R2_DEFAULT_LINEUP, 3, 6)
+    assert len(positions) == 6
+    for state, seat, legal in positions:
+        changed = _hide_differently(state, seat)
+        assert view(changed, seat) == view(state, seat)  # the seat sees no difference
+        assert changed.deck != state.deck
+        first = SearchBot(42, iterations=ITERATIONS).choose(state, seat, legal)
+        second = SearchBot(42, iterations=ITERATIONS).choose(changed, seat, legal)
+        assert first == second
+        assert first in legal
+
+
+def test_same_seed_same_choice_and_different_seeds_explore() -> None:
+    state, seat, legal = _positions("A=marquise;B=marquise", 1, 1)[0]
+    choices = {SearchBot(7, iterations=ITERATIONS).choose(state, seat, legal) for _ in range(3)}
+    assert len(choices) == 1
+    assert choices.pop() in legal
+
+
+def test_the_iteration_budget_is_respected() -> None:
+    state, seat, legal = _positions("A=marquise;B=marquise", 2, 1)[0]
+    bot = SearchBot(1, iterations=9)
+    bot.choose(state, seat, legal)
+    assert bot.last_iterations == 9
+    bot.choose(state, seat, legal[:1])
+    assert bot.last_iterations == 0  # a forced move is not searched
+
+
+def test_the_time_limit_stops_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stand-in clock that advances 10 ms per reading: a 35 ms limit allows 4 iterations."""
+    ticks = iter(range(0, 10**6, 10))
+    monkeypatch.setattr(time, "monotonic", lambda: next(ticks) / 1000.0)
+    state, seat, legal = _positions("A=marquise;B=marquise", 2, 1)[0]
+    bot = SearchBot(1, iterations=1000, time_limit_ms=35)
+    bot.choose(state, seat, legal)
+    assert bot.last_iterations == 4
+    bot.choose_from_view(view(state, seat), legal, time_limit_ms=5)
+    assert bot.last_iterations == 1  # at least one iteration, whatever the clock says
+
+
+def test_time_limit_from_the_match_clock() -> None:
+    assert time_limit_ms(0, 0, None) is None
+    assert time_limit_ms(0, 5000, 800.0) == 800.0
+    assert time_limit_ms(1000, 0, None) == 1000 * search_module.CLOCK_SHARE - 150
+    assert time_limit_ms(1000, 60_000, 200.0) == 200.0
+    assert time_limit_ms(100, 0, None) == 1.0  # a tiny budget still gets one iteration
+
+
+def test_bad_budgets_are_refused() -> None:
+    with pytest.raises(ValueError, match="at least 1 iteration"):
+        SearchBot(1, iterations=0)
+    with pytest.raises(ValueError, match="positive"):
+        SearchBot(1, time_limit_ms=0)
+    with pytest.raises(ValueError, match="no legal command"):
+        SearchBot(1).choose_from_view({}, [])
+
+
+def test_registered_everywhere() -> None:
+    assert "search" in bot_names()
+    assert isinstance(make_bot("search", 3), SearchBot)
+    assert ClockConfig.make(1000, 0, 3, "search").takeover_bot == "search"
+    assert "search" in STRATEGIES
+
+
+def test_remote_strategy_uses_the_view_json_and_answers_a_legal_id() -> None:
+    state, seat, legal = _positions(R2_DEFAULT_LINEUP, 4, 1)[0]
+    decision = Decision(
+        id="17",
+        kind="",
+        seat=seat,
+        view=json.loads(json.dumps(view(state, seat))),  # exactly what travels on the wire
+        legal=[Choice(f"c{i}", cmd) for i, cmd in enumerate(legal)],
+        deadline_unix_ms=0,
+        budget_ms=0,
+        reserve_ms=0,
+        server_time_unix_ms=0,
+    )
+    answer = SearchStrategy(5).choose(decision)
+    assert answer in {c.id for c in decision.legal}
+
+
+def test_a_whole_match_with_the_search_bot_on_every_seat() -> None:
+    config = make_config(seed=11, lineup=R2_DEFAULT_LINEUP, max_rounds=1)
+    bots = seat_bots(config, lambda s: SearchBot(s, iterations=4))
+    result = play_match(config, bots, record=False, summaries=False)
+    assert result.state.over
+
+
+def test_evaluation_counts_score_contraband_and_the_horizon() -> None:
+    state = initial_state(make_config(seed=1, lineup=R2_DEFAULT_LINEUP))
+    state.round = 1
+    base = evaluate(state, Team.A)
+    assert evaluate(state, Team.B) == pytest.approx(-base)
+    state.scores[Team.A] += 3
+    assert evaluate(state, Team.A) == pytest.approx(base + 3)
+    carrier = Seat.A1
+    state.carried.setdefault("winter.mound", {})[carrier] = [
+        DroppedItem(Item.SWORD, Team.A, carrier)
+    ]
+    with_item = evaluate(state, Team.A)
+    assert with_item > base + 3
+    first = horizon(state)
+    state.round = state.options.max_rounds
+    assert horizon(state) < first
+    state.winner = "A"
+    assert evaluate(state, Team.A) > with_item + 10
