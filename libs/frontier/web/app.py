@@ -23,6 +23,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from frontier.runtime.tls import aio_channel
 from frontier.v1 import match_pb2_grpc
 from frontier.web.api import Api, Handler, HttpError, redacted_query, refuse_tokens_in_url
 from frontier.web.bots import BotSeats
@@ -91,7 +92,7 @@ def create_app(
             state["api"] = Api(match, bots, timeout_s)
             yield
             return
-        channel = grpc.aio.insecure_channel(orchestrator_url)
+        channel = aio_channel(orchestrator_url)  # TLS when the environment says so
         seats = BotSeats(orchestrator_url, bot_kind, bot_delay_s)
         state["api"] = Api(match_pb2_grpc.MatchServiceStub(channel), seats, timeout_s)
         state["health"] = health_pb2_grpc.HealthStub(channel)
