@@ -148,7 +148,8 @@ def test_spectate_live_then_replay_to_the_final_view(
     page.goto(last_url)
     page.wait_for_selector("#board .clearing")
     page.wait_for_function(
-        f"document.querySelector('#version').textContent.includes('version {seen} of')"
+        # the whole history has arrived (the deep link shows its step while it streams in)
+        f"document.querySelector('#version').textContent.includes('version {seen} of {seen}')"
     )
     assert page.text_content("#text-view") == final_text
     page.click("#prev")
