@@ -52,6 +52,7 @@ MATCHES_BUCKET = "frontier-matches"
 SNAPSHOTS_BUCKET = "frontier-snapshots"
 LEASES_BUCKET = "frontier-leases"
 STANDING_BUCKET = "frontier-standing"
+DUPLICATE_WINDOW_S = 120.0  # how long a retried publish is recognised (JetStream's default)
 WRONG_LAST_SEQUENCE = 10071  # JetStream error code: expected last subject sequence mismatch
 
 
@@ -139,7 +140,7 @@ class Bus:
                         name=self.stream,
                         subjects=[ALL_EVENTS],
                         storage=StorageType.FILE,
-                        duplicate_window=120.0,
+                        duplicate_window=DUPLICATE_WINDOW_S,
                         num_replicas=self.replicas,
                     )
                 )
@@ -168,6 +169,8 @@ class Bus:
         if abs(current - self.max_age_s) < 0.001:
             return
         info.config.max_age = self.max_age_s
+        # JetStream wants the duplicate window within the max age (only tests go that low)
+        info.config.duplicate_window = min(DUPLICATE_WINDOW_S, self.max_age_s or DUPLICATE_WINDOW_S)
         await self.js.update_stream(info.config)
         log.info("stream %s: max age %g s -> %g s (0: for ever)", stream, current, self.max_age_s)
 
