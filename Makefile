@@ -19,9 +19,14 @@ PROTO_STAMP := $(GEN_DIR)/.generated.stamp
 NODE_BOT    := bots/node
 NODE_STAMP  := $(NODE_BOT)/node_modules/.installed.stamp
 
+WEB_DIR     := web
+WEB_STAMP   := $(WEB_DIR)/node_modules/.installed.stamp
+WEB_SRC     := $(wildcard $(WEB_DIR)/src/*.ts) $(WEB_DIR)/tsconfig.json
+WEB_BUNDLE  := libs/frontier/web/static/app.js
+
 PYTEST_ARGS ?=
 
-.PHONY: help venv proto node-bot run test lint bench constraints clean \
+.PHONY: help venv proto node-bot web run test lint bench constraints clean \
 	images image-base image-nats image-frontier docker-check
 
 help: ## List the targets
@@ -74,11 +79,29 @@ $(NODE_STAMP): $(NODE_BOT)/package.json $(NODE_BOT)/package-lock.json
 	cd $(NODE_BOT) && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-run: venv proto ## Start NATS + all services, play one bot match through MatchService, stop
+# The browser client (web/, TypeScript): npm ci from the lock file, then tsc (type check) and
+# esbuild into libs/frontier/web/static/app.js, which the gateway serves and the wheel ships.
+# Without npm the target says so and succeeds: the gateway then serves a page without its
+# script, and the browser tests skip (they fail under FRONTIER_REQUIRE_BROWSER=1, as in CI).
+web: ## Build the browser client (npm ci + tsc + esbuild) into libs/frontier/web/static
+	@if command -v npm >/dev/null 2>&1; then \
+		$(MAKE) --no-print-directory $(WEB_BUNDLE); \
+	else \
+		echo "npm not found: the browser client is not built (its browser tests will skip)"; \
+	fi
+
+$(WEB_STAMP): $(WEB_DIR)/package.json $(WEB_DIR)/package-lock.json
+	cd $(WEB_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+$(WEB_BUNDLE): $(WEB_SRC) $(WEB_STAMP)
+	cd $(WEB_DIR) && npm run --silent build
+
+run: venv proto web ## Start NATS + all services and the web gateway, play one bot match through MatchService, stop
 	@mkdir -p var
 	$(BIN)/frontier stack play --replay var/last-match.replay.json
 
-test: venv proto node-bot ## Run the test suite (extra args: make test PYTEST_ARGS='-k wire')
+test: venv proto node-bot web ## Run the test suite (extra args: make test PYTEST_ARGS='-k wire')
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 lint: venv proto ## ruff (check + format), mypy --strict, import-linter (the layers), buf lint
@@ -106,7 +129,8 @@ FRONTIER_IMAGE   := frontier:$(FRONTIER_VERSION)
 WHEELHOUSE       := $(IMAGE_DIR)/frontier/wheelhouse
 WHEEL_STAMP      := $(WHEELHOUSE)/.built.stamp
 PROJECT_FILES    := $(shell find libs services -type f -not -path '*/__pycache__/*' \
-                      \( -name '*.py' -o -name '*.pyi' -o -name '*.json' -o -name py.typed \))
+                      \( -name '*.py' -o -name '*.pyi' -o -name '*.json' -o -name py.typed \
+                      -o -path '*/web/static/*' \))
 DOCKER_BUILD     := $(DOCKER) build --network=none --build-arg BASE_IMAGE=$(BASE_IMAGE)
 
 # The last step drops what earlier builds left untagged (each layer is a full copy with the vfs
@@ -132,7 +156,7 @@ image-nats: image-base $(VENV_STAMP)
 # build/lib is removed first: setuptools would copy stale modules from it into the wheel.
 # SOURCE_DATE_EPOCH makes the wheel byte-identical for identical sources, so a fresh clone
 # still hits Docker's cache.
-$(WHEEL_STAMP): pyproject.toml constraints.txt setup.py $(PROJECT_FILES) $(PROTO_STAMP) | $(VENV_STAMP)
+$(WHEEL_STAMP): pyproject.toml constraints.txt setup.py $(PROJECT_FILES) $(PROTO_STAMP) | $(VENV_STAMP) web
 	rm -rf $(WHEELHOUSE) build/lib build/bdist.*
 	SOURCE_DATE_EPOCH=315532800 $(PY) -m pip wheel --quiet -c constraints.txt \
 		-w $(WHEELHOUSE)/deps .
@@ -159,7 +183,7 @@ constraints: ## Re-pin constraints.txt to the newest versions that resolve (then
 
 clean: ## Remove .venv, generated code, caches and build output
 	rm -rf $(VENV) build dist var .mypy_cache .import_linter_cache .ruff_cache .pytest_cache .hypothesis .grimp_cache
-	rm -rf $(NODE_BOT)/node_modules
+	rm -rf $(NODE_BOT)/node_modules $(WEB_DIR)/node_modules $(WEB_BUNDLE)
 	rm -f frontier_engine__mypyc.*.so && find libs/frontier/engine -name '*.so' -delete
 	rm -f $(PROTO_STAMP) $(GEN_DIR)/*_pb2.py $(GEN_DIR)/*_pb2.pyi $(GEN_DIR)/*_pb2_grpc.py $(GEN_DIR)/*_pb2_grpc.pyi
 	find . -path ./.git -prune -o \( -name __pycache__ -o -name '*.egg-info' \) -prune -exec rm -rf {} +

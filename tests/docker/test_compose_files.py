@@ -38,7 +38,7 @@ def test_the_host_network_override_covers_every_service_with_its_own_port() -> N
     base = _services((ROOT / "docker-compose.yml").read_text())
     override = _services((ROOT / "deploy/docker-compose.hostnet.yml").read_text() + "\n")
     assert set(base) == set(override)
-    assert len(base) == 11
+    assert len(base) == 12  # with the web gateway (FRONTIER_WEB_PORT, not counted below)
     for name, block in override.items():
         assert "network_mode: host" in block, name
     ports = [int(p) for p in re.findall(r'FRONTIER_PORT: "(\d+)"', "".join(override.values()))]
@@ -127,7 +127,7 @@ def test_with_host_networking_every_process_has_its_own_metrics_port() -> None:
     ports = {
         name: int(spec["environment"]["FRONTIER_METRICS_PORT"])
         for name, spec in override.items()
-        if name not in ("nats", "bot-1", "bot-2")
+        if name not in ("nats", "bot-1", "bot-2", "web")  # the web gateway serves no metrics
     }
     assert len(ports) == 8
     assert len(set(ports.values())) == 8

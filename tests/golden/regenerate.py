@@ -49,10 +49,10 @@ class Golden:
 
 GOLDENS: tuple[Golden, ...] = (
     Golden("playthrough", LINEUP, 36, 36),
-    Golden("default_lineup_130", R2_DEFAULT_LINEUP, 130, 130),  # carried craft, wood
-    Golden("default_lineup_429", R2_DEFAULT_LINEUP, 429, 429),  # the Tinker's torch (R20)
-    Golden("default_lineup_530", R2_DEFAULT_LINEUP, 530, 530),  # collected, validated
-    Golden("default_lineup_919", R2_DEFAULT_LINEUP, 919, 919),  # dropped, seized
+    Golden("default_lineup_102", R2_DEFAULT_LINEUP, 102, 102),  # dropped, collected, seized
+    Golden("default_lineup_214", R2_DEFAULT_LINEUP, 214, 214),  # carried craft, moved
+    Golden("default_lineup_267", R2_DEFAULT_LINEUP, 267, 267),  # wood, the torch (R20)
+    Golden("default_lineup_1116", R2_DEFAULT_LINEUP, 1116, 1116),  # validated at home (R17)
 )
 GOLDEN = GOLDENS[0].path  # the original file
 

@@ -16,7 +16,10 @@ the committed stream:
   seed in the config;
 * error messages (a refused command, a rejected bot answer) under the same rule;
 * standing answers: another seat's never show, neither through GetStandingAnswers nor as
-  ANSWERED_BY_STANDING_ANSWER in anyone else's stream or replay.
+  ANSWERED_BY_STANDING_ANSWER in anyone else's stream or replay;
+* the decisions that only a hidden card makes possible (an ambush, its foil, Field
+  Hospitals) open on public facts alone (R4): never for a seat without a card, and the
+  ambush and the foil whenever the seat holds one, usable or not.
 """
 
 from __future__ import annotations
@@ -34,8 +37,8 @@ from hypothesis import strategies as st
 
 from frontier.bots.sdk import BotClient, Decision, RandomStrategy
 from frontier.bots.standing import StandingPolicy
-from frontier.engine import Seat, State, evolve, initial_state, make_config
-from frontier.engine.cards import catalog
+from frontier.engine import Event, EventKind, Seat, State, evolve, initial_state, make_config
+from frontier.engine.cards import SCOUTING_PARTY, catalog, in_play
 from frontier.engine.lineup import R2_DEFAULT_LINEUP
 from frontier.engine.model import Item
 from frontier.engine.view import can_see_hand, event_for, view
@@ -73,6 +76,29 @@ def strings(obj: Any) -> set[str]:
     return out
 
 
+HIDDEN_CARD_DECISIONS = frozenset({"ambush", "foil", "field_hospitals"})
+
+
+def assert_hidden_card_decisions_open_on_public_facts(
+    states: list[State], events: list[Event]
+) -> None:
+    """R4: ``states[i]`` is the state before ``events[i]``."""
+    for i, e in enumerate(events):
+        before = states[i]
+        if e.kind is EventKind.DECISION_REQUESTED and e.text in HIDDEN_CARD_DECISIONS:
+            assert before.seats[Seat(e.seat)].hand, f"{e.text} opened for an empty hand"
+        b = before.battle
+        if e.kind is not EventKind.BATTLE_STAGE or b is None:
+            continue
+        if b.stage == "start":  # the defender's ambush: any card, unless Scouting Party
+            scouting = in_play(before, b.attacker, SCOUTING_PARTY) is not None
+            opens = bool(before.seats[b.defender].hand) and not scouting
+            assert e.text == ("ambush" if opens else "roll"), (i, e)
+        elif i > 0 and events[i - 1].kind is EventKind.AMBUSH_PLAYED:  # the attacker's foil
+            opens = bool(before.seats[b.attacker].hand)
+            assert e.text == ("foil" if opens else "ambush_hits"), (i, e)
+
+
 def secrets(state: State, viewer: Seat | None) -> set[str]:
     """Card ids ``viewer`` must not find in a view of ``state``."""
     known: set[str] = set()
@@ -84,8 +110,9 @@ def secrets(state: State, viewer: Seat | None) -> set[str]:
         if can_see_hand(state, viewer, seat):
             continue
         hidden |= set(state.seats[seat].hand)
+    for seat in state.order:  # R4: a teammate sees hands, never the supporters
         extra = state.seats[seat].extra
-        if extra is not None:
+        if extra is not None and seat is not viewer:
             hidden |= strings(extra.private_view()) & CARDS
     return (hidden - known) & CARDS
 
@@ -187,6 +214,7 @@ def test_no_payload_shows_a_viewer_what_is_hidden_from_it(
     final = states[-1]
     assert final.over
     true_events = [event_from_proto(e.event) for b in stored for e in b.envelopes]
+    assert_hidden_card_decisions_open_on_public_facts(states, true_events)
     forbidden_numbers = {str(seed), str(states[0].rng), str(final.rng)}
     viewers: list[Seat | None] = [None, *match.tokens]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from frontier.engine import (
+    Command,
     CommandKind,
     EventKind,
     Seat,
@@ -131,6 +132,7 @@ def test_R25_removing_sympathy_in_battle_asks_the_remover_even_off_turn() -> Non
     )
     before = state.scores[Team.B]
     play(state, first_legal(state, CommandKind.BATTLE, clearing=glade, target="B1"))
+    play(state, Command(CommandKind.DECLINE, B1))  # R4: the ambush decision opens for any card
     assert kinds_of_seat(state, glade, A2) == {}  # the warrior, then the sympathy token
     assert state.scores[Team.B] - before == 1
     assert state.turn_seat is A2

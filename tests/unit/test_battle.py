@@ -15,6 +15,7 @@ from frontier.engine import (
     Seat,
     State,
     Team,
+    legal_commands,
 )
 from frontier.engine.model import Faction
 from frontier.engine.state import SeatSpec
@@ -160,11 +161,31 @@ def test_battle_foil_must_match_the_clearing_not_the_ambush_card() -> None:
     assert _warriors(state, A) == 1
 
 
-def test_battle_ambush_must_match_the_clearing() -> None:
+def test_R4_ambush_must_match_the_clearing_and_opens_with_any_card() -> None:
     state = _battle({"warrior": 3}, {"warrior": 2}, hand_b=("ambush_fox", "ambush_mouse"))
+    events = _attack(state)
+    # no matching ambush: the decision still opens (R4), offering only DECLINE
+    assert (state.decisions[0].seat, state.decisions[0].kind) == (B, "ambush")
+    assert legal_commands(state, B) == [Command(CommandKind.DECLINE, B)]
+    assert "dice_rolled" not in kinds_of(events)
+    play(state, Command(CommandKind.DECLINE, B))
+    assert state.battle is None and set(state.seats[B].hand) == {"ambush_fox", "ambush_mouse"}
+
+
+def test_R4_no_ambush_decision_without_a_card_in_hand() -> None:
+    state = _battle({"warrior": 3}, {"warrior": 2})
+    events = _attack(state)
+    assert "decision_requested" not in kinds_of(events) and state.battle is None
+
+
+def test_R4_the_foil_decision_opens_whenever_the_attacker_holds_a_card() -> None:
+    state = _battle({"warrior": 3}, {"warrior": 2}, hand_a=("anvil",), hand_b=("ambush_rabbit",))
     _attack(state)
-    assert not state.decisions  # no matching ambush: straight to the roll
-    assert state.battle is None
+    play(state, Command(CommandKind.AMBUSH, B, cards=("ambush_rabbit",)))
+    assert (state.decisions[0].seat, state.decisions[0].kind) == (A, "foil")
+    assert legal_commands(state, A) == [Command(CommandKind.DECLINE, A)]
+    events = play(state, Command(CommandKind.DECLINE, A))
+    assert next(e for e in events if e.kind is EventKind.PIECES_REMOVED).count == 2
 
 
 def test_battle_scouting_party_prevents_ambush() -> None:

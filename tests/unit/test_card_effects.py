@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from frontier.engine import Command, CommandKind, EventKind, IllegalCommand, State, Team
+from frontier.engine.board import board
+from frontier.engine.pieces import clearings_ruled, warriors
 from frontier.engine.view import event_for, view
+from tests.contraband_helpers import A1, A2, B1, B2, full_position
 from tests.engine_helpers import (
     CARD_OF,
     OTHER_CARD_OF,
@@ -209,3 +212,28 @@ def test_persistent_cards_of_another_seat_give_nothing() -> None:
     state = position(step="birdsong.cards", in_play={B: ["royal_claim", "stand_and_deliver.1"]})
     assert not legal_of(state, CommandKind.ROYAL_CLAIM)
     assert not legal_of(state, CommandKind.STAND_AND_DELIVER)
+
+
+def test_R33_stand_and_deliver_takes_only_from_a_rival_seat() -> None:
+    state = full_position(
+        step="birdsong.cards",
+        hands={A2: ["anvil"], B1: ["bake_sale"], B2: ["investments"]},
+        in_play={A1: ["stand_and_deliver.1", "royal_claim"]},
+    )
+    targets = {c.target for c in legal_of(state, CommandKind.STAND_AND_DELIVER)}
+    assert targets == {"B1", "B2"}  # never the teammate A2, who holds a card too
+    assert_refused(state, Command(CommandKind.STAND_AND_DELIVER, A1, target="A2"), IllegalCommand)
+
+
+def test_R33_royal_claim_counts_the_clearings_the_team_rules() -> None:
+    state = full_position(
+        step="birdsong.cards",
+        pieces={"autumn.creek": {A2: {"warrior": 1}}},
+        in_play={A1: ["royal_claim"]},
+    )
+    ruled = clearings_ruled(state, Team.A)
+    mine = sum(1 for c in board().order if warriors(state, c, A1) > 0)
+    assert ruled > mine  # the teammate's clearing counts too
+    before = state.scores[Team.A]
+    play(state, Command(CommandKind.ROYAL_CLAIM, A1))
+    assert state.scores[Team.A] - before == ruled

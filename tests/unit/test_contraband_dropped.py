@@ -3,7 +3,9 @@ move, seizure, the Vagabond's torch and the Alliance's Revolutionary Agent."""
 
 from __future__ import annotations
 
-from frontier.engine import Command, CommandKind, EventKind, Team
+import pytest
+
+from frontier.engine import Command, CommandKind, EventKind, IllegalCommand, Seat, Team
 from frontier.engine.board import board
 from frontier.engine.model import Item
 from frontier.engine.state import DroppedItem
@@ -33,6 +35,7 @@ from tests.contraband_helpers import (
 from tests.engine_helpers import (
     CARD_OF,
     assert_items_conserved,
+    assert_refused,
     dice_seed,
     first_legal,
     kinds_of,
@@ -159,15 +162,20 @@ def test_R18_eyrie_move_card_of_another_suit_cannot_collect() -> None:
     assert legal_of(state, CommandKind.COLLECT) == []
 
 
-def test_R18_alliance_collects_with_an_evening_move_operation() -> None:
+@pytest.mark.parametrize("crafter", [B2, A1])
+def test_R21_the_alliance_never_collects_a_dropped_item(crafter: Seat) -> None:
+    """Revised R21: the Alliance relies on its allies' logistics, its own item or a rival's."""
     state = full_position(
         turn=B2, step="evening.operations", pieces={QUARRY: {B2: {"warrior": 1}}}, officers={B2: 1}
     )
-    drop(state, QUARRY, Item.COINS, B2)
-    events = play(state, first_legal(state, CommandKind.COLLECT))
-    assert state.carried == {QUARRY: {B2: [DroppedItem(Item.COINS, Team.B, B2)]}}
-    used = of_kind(events, EventKind.ONCE_USED)
-    assert [(e.seat, e.text) for e in used] == [("B2", "operations")]  # its one operation
+    drop(state, QUARRY, Item.COINS, crafter)
+    assert not legal_of(state, CommandKind.COLLECT)
+    assert legal_of(state, CommandKind.MOVE)  # its operations go on as usual
+    assert_refused(
+        state,
+        Command(CommandKind.COLLECT, B2, clearing=QUARRY, piece="coins", target=crafter.value),
+        IllegalCommand,
+    )
 
 
 # ----- R19: seizure ------------------------------------------------------------------------------

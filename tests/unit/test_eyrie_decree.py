@@ -10,6 +10,7 @@ from frontier.engine.factions.eyrie_board import LEADERS, VIZIERS, eyrie
 from tests.engine_helpers import (
     assert_refused,
     first_legal,
+    lay_out,
     play,
 )
 from tests.eyrie_helpers import (
@@ -313,6 +314,7 @@ def test_R24_no_skip_from_round_three(round_no: int) -> None:
 def test_R24_skip_a_move_whose_only_legal_moves_cross_the_bridge() -> None:
     probe = fresh()
     state = eyrie_position(
+        round_no=1,
         leader="despot",
         decree={"move": [MOUSE]},  # Quarry is a mouse clearing
         hands={A2: [BIRD]},
@@ -332,15 +334,28 @@ def test_R24_skip_a_move_whose_only_legal_moves_cross_the_bridge() -> None:
     }
 
 
-def test_R24_no_skip_when_a_card_has_no_legal_resolution_at_all() -> None:
+@pytest.mark.parametrize(("round_no", "skipped"), [(1, True), (2, True), (3, False)])
+def test_R24_skip_a_card_with_no_legal_resolution_at_all_in_rounds_1_2(
+    round_no: int, skipped: bool
+) -> None:
+    """The manual's example (revised R24): the only Foxes with enemies are on the rival map
+    and the Eyrie has no warriors there, so no resolution exists; in rounds 1-2 it skips the
+    card without Turmoil, from round 3 it falls into Turmoil."""
     state = eyrie_position(
         step="daylight.craft",
-        round_no=1,
+        round_no=round_no,
         decree={"battle": [FOX]},
         pieces={WEALD: {A2: {"roost": 1, "warrior": 1}}, MOUNTAIN: {A2: {"warrior": 1}}},
     )
     mark_resolved(state, "move")
     mark_resolved(state, "battle")  # the vizier; only the fox battle card is left, and no fox enemy
+    rival_fox = winter_clearing(state, "fox")
+    lay_out(state, {rival_fox: {B1: {"warrior": 2}}})  # enemies on the rival map only
     events = play(state, Command(CommandKind.END_PHASE, A2))
-    assert find(events, EventKind.TURMOIL)
-    assert not find(events, EventKind.DECREE_CARD_SKIPPED)
+    if skipped:
+        assert [c.piece for c in commands_of(state, A2, CommandKind.SKIP_DECREE_CARD)] == ["fox"]
+        events = play(state, Command(CommandKind.SKIP_DECREE_CARD, A2, piece="fox"))
+        assert find(events, EventKind.DECREE_CARD_SKIPPED) and not find(events, EventKind.TURMOIL)
+    else:
+        assert find(events, EventKind.TURMOIL)
+        assert not find(events, EventKind.DECREE_CARD_SKIPPED)

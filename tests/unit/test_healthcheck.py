@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import http.server
 import os
+import threading
 import time
 from collections.abc import Iterator
 from concurrent import futures
@@ -12,7 +14,13 @@ import grpc
 import pytest
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from frontier.ops.healthcheck import check_grpc, check_heartbeat, default_address, main
+from frontier.ops.healthcheck import (
+    check_grpc,
+    check_heartbeat,
+    check_http,
+    default_address,
+    main,
+)
 from frontier.ops.stack import free_port
 
 
@@ -80,3 +88,27 @@ def test_grpc_health(health_server: tuple[str, health.HealthServicer]) -> None:
 def test_nobody_listening_is_unhealthy() -> None:
     address = f"127.0.0.1:{free_port()}"
     assert check_grpc(address, timeout=2) == f"{address}: UNAVAILABLE"
+
+
+class _Health(http.server.BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        self.send_response(200 if self.path == "/healthz" else 503)
+        self.end_headers()
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_http_health() -> None:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Health)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        assert main(["--http", f"{base}/healthz"]) == 0
+        assert check_http(f"{base}/other") == f"{base}/other: HTTP 503"
+        assert main(["--http", f"{base}/other"]) == 1
+    finally:
+        server.shutdown()
+        server.server_close()
+    problem = check_http(f"{base}/healthz", timeout=1)
+    assert problem is not None and problem.startswith(base)

@@ -6,7 +6,16 @@ from collections.abc import Mapping
 
 import pytest
 
-from frontier.engine import Command, CommandKind, EventKind, IllegalCommand, Seat, State, Team
+from frontier.engine import (
+    Command,
+    CommandKind,
+    EventKind,
+    IllegalCommand,
+    Seat,
+    State,
+    Team,
+    legal_commands,
+)
 from frontier.engine.factions.marquise import BUILD_COST, BUILD_VP, evening_draw_count
 from frontier.engine.field_hospitals import hospital_seat
 from frontier.engine.model import Faction
@@ -325,6 +334,8 @@ def _b_loses_warriors_in_battle(hand_b: list[str], keep_b: bool = True) -> State
     state = position(pieces=pieces, hands={B: hand_b})
     state.rng = dice_seed(2, 0)
     play(state, Command(CommandKind.BATTLE, A, clearing=CREEK, target="B1"))
+    assert state.decisions[0].kind == "ambush"  # R4: B holds a card, usable or not
+    play(state, Command(CommandKind.DECLINE, B))
     return state
 
 
@@ -351,7 +362,16 @@ def test_marquise_field_hospitals_may_be_declined() -> None:
 
 def test_marquise_field_hospitals_need_the_keep_and_a_matching_card() -> None:
     assert not _b_loses_warriors_in_battle([CARD_OF["rabbit"]], keep_b=False).decisions
-    assert not _b_loses_warriors_in_battle([CARD_OF["fox"]]).decisions
+
+
+def test_R4_field_hospitals_open_with_any_card_and_offer_only_decline_without_a_match() -> None:
+    """Whether the Marquise holds a matching card is secret: the decision opens whenever it
+    holds a card, so a spectator learns nothing from it (R4)."""
+    state = _b_loses_warriors_in_battle([CARD_OF["fox"]])  # creek is rabbit
+    assert (state.decisions[0].seat, state.decisions[0].kind) == (B, "field_hospitals")
+    assert legal_commands(state, B) == [Command(CommandKind.DECLINE, B)]
+    play(state, Command(CommandKind.DECLINE, B))
+    assert state.seats[B].hand == [CARD_OF["fox"]] and not state.decisions
 
 
 def test_marquise_field_hospitals_for_any_reason_incl_tax_collector() -> None:

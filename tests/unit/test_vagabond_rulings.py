@@ -58,7 +58,7 @@ def rng_for_die(value: int) -> int:
 # ----- R27 hostility, R34 Infamy ------------------------------------------------------------
 
 
-def test_R27_removing_a_rival_warrior_in_battle_makes_it_hostile_for_good() -> None:
+def test_R27_attacking_a_rival_makes_it_hostile_and_that_battle_scores_no_infamy() -> None:
     state = vb_position(
         pieces={CREEK: {B1: {"warrior": 3}}},
         vagabonds={A3: {"location": CREEK, "items": ["sword", "sword", "boots"]}},
@@ -68,8 +68,23 @@ def test_R27_removing_a_rival_warrior_in_battle_makes_it_hostile_for_good() -> N
     assert state.pieces[CREEK][B1]["warrior"] == 1
     changed = [e for e in events if e.kind is EventKind.RELATIONSHIP_CHANGED]
     assert [(e.target, e.text) for e in changed] == [("B1", "hostile")]
-    # the warrior that made B1 Hostile scores nothing, the second one is Infamy (R34)
+    assert kinds_of(events).index("relationship_changed") < kinds_of(events).index("dice_rolled")
+    # the pieces removed in the battle that made B1 Hostile score no Infamy (R27)
+    assert state.scores[Team.A] == 0
+    assert vstate(state, A3).relations["B1"] == "hostile"
+    state.rng = dice_seed(2, 0)  # a second battle against the now Hostile rival: Infamy
+    play(state, Command(CommandKind.BATTLE, A3, clearing=CREEK, target="B1"))
     assert state.scores[Team.A] == 1
+
+
+def test_R27_an_attack_that_removes_no_warrior_still_makes_the_rival_hostile() -> None:
+    state = vb_position(
+        pieces={CREEK: {B1: {"warrior": 3}}},
+        vagabonds={A3: {"location": CREEK, "items": ["sword", "boots"]}},
+    )
+    state.rng = dice_seed(0, 0)
+    attack(state)
+    assert state.pieces[CREEK][B1]["warrior"] == 3  # no hit
     assert vstate(state, A3).relations["B1"] == "hostile"
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from frontier.engine import Command, CommandKind, Event, EventKind, Seat
 from frontier.engine.model import Faction, Item
 from frontier.engine.state import SeatSpec
 from frontier.engine.view import can_see_hand, event_for, view
+from tests.alliance_helpers import A1, A2, B1, B2, alliance_position
 from tests.engine_helpers import CARD_OF, A, B, after_setup, play, position, string_values
 
 
@@ -86,3 +88,22 @@ def test_R4_view_shows_the_public_board() -> None:
     assert v["to_act"] == "A1" and v["round"] == 1
     assert v["stock"]["autumn"]["boots"] == 2
     assert v["scores"] == {"A": 0, "B": 0}
+
+
+def test_R4_team_hands_visible_shows_teammates_hands_but_not_the_alliance_supporters() -> None:
+    state = alliance_position(
+        supporters={A2: ["anvil", "foxfolk_steel"]}, hands={A1: ["root_tea_mouse"]}
+    )
+    state.options = dataclasses.replace(state.options, team_hands_visible=True)
+    mate = view(state, A1)
+    assert set(mate["hands"]) == {"A1", "A2"}  # the teammate's hand, as the option says
+    assert mate["private"] == {}  # ... and nothing more: no supporters
+    assert not string_values(mate) & {"anvil", "foxfolk_steel"}
+    assert view(state, A2)["private"] == {"A2": {"supporters": ["anvil", "foxfolk_steel"]}}
+    added = Event(
+        EventKind.SUPPORTERS_ADDED, seat="A2", cards=("anvil",), text="outrage", target="B1"
+    )
+    assert event_for(state, added, A1).cards == ("hidden",)  # A2's teammate
+    assert event_for(state, added, A2).cards == ("anvil",)
+    assert event_for(state, added, B1).cards == ("anvil",)  # the giver
+    assert event_for(state, added, B2).cards == ("hidden",)  # the giver's teammate

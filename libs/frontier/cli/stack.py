@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from frontier.engine.lineup import default_lineup
-from frontier.ops.stack import DOMAINS, Stack, StackConfig
+from frontier.ops.stack import DOMAINS, Stack, StackConfig, free_port
 from frontier.play import replay as replays
 from frontier.play.remote_match import play_remote
 
@@ -34,6 +34,9 @@ def add_stack_commands(commands: Any) -> None:
         type=int,
         default=50051,
         help="orchestrator port; the domain services take the next five (default 50051)",
+    )
+    up.add_argument(
+        "--web-port", type=int, default=8080, help="the browser gateway's port (default 8080)"
     )
     up.set_defaults(run=_up)
 
@@ -70,6 +73,7 @@ def _up(args: argparse.Namespace) -> int:
         ports={name: args.base_port + i for i, name in enumerate(names)},
         sync=args.sync,
         log_level=args.log_level,
+        web_port=args.web_port,
     )
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -78,6 +82,7 @@ def _up(args: argparse.Namespace) -> int:
         print(f"NATS          {config.nats_url}  (JetStream store {config.workdir}/jetstream)")
         for name in names:
             print(f"{name:<13} {config.address(name)}")
+        print(f"web           {config.web_url}  <- open this in a browser")
         print(f"logs          {stack.logs}/\nall SERVING; Ctrl-C to stop", flush=True)
         while not stop.wait(0.5):
             dead = [n for n, alive in stack.alive().items() if not alive]
@@ -90,11 +95,17 @@ def _up(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="frontier-stack-"))
-    config = StackConfig.ephemeral(workdir, sync=args.sync, log_level=args.log_level)
+    config = StackConfig.ephemeral(
+        workdir, sync=args.sync, log_level=args.log_level, web_port=free_port()
+    )
     lineup = args.lineup or default_lineup()
     print(f"starting the stack (logs in {workdir}/logs) ...", flush=True)
     with Stack(config):
         print(f"playing seed {args.seed}, lineup {lineup} through MatchService", flush=True)
+
+        def watch_link(match_id: str) -> None:
+            print(f"watch it in a browser: {config.web_url}match?match={match_id}", flush=True)
+
         print(
             f"{'round':>5} {'score A':>8} {'score B':>8} {'warriors A':>11} {'warriors B':>11}"
             f" {'buildings A':>12} {'buildings B':>12}"
@@ -109,7 +120,13 @@ def _play(args: argparse.Namespace) -> int:
                 flush=True,
             )
 
-        result = play_remote(config.address("orchestrator"), args.seed, lineup, on_round=show)
+        result = play_remote(
+            config.address("orchestrator"),
+            args.seed,
+            lineup,
+            on_round=show,
+            on_created=watch_link,
+        )
     print(
         f"winner: {result.winner}  scores A {result.scores['A']} - B {result.scores['B']}  "
         f"({len(result.commands)} commands, match {result.match_id})"

@@ -57,6 +57,9 @@ def start(
         clearing=clearing,
         piece="looting" if looting else "",  # R28: a Vagabond declares Looting with the battle
     )
+    started = rules_for(ctx.state.lineup[attacker].faction).battle_started
+    if started is not None and ctx.state.battle is not None:
+        started(ctx, ctx.state.battle)
     run(ctx)
 
 
@@ -106,7 +109,9 @@ def run(ctx: Ctx) -> None:
         stage = b.stage
         if stage == "start":
             scouting = in_play(state, b.attacker, SCOUTING_PARTY) is not None
-            if not scouting and _ambush_cards(state, b.defender, b.clearing):
+            # R4: opened whenever the defender holds a card, usable or not (DECLINE only
+            # without an ambush), so that its opening reveals nothing of a hidden hand
+            if not scouting and state.seats[b.defender].hand:
                 _stage(ctx, "ambush")
                 ctx.ask(b.defender, "ambush", clearing=b.clearing)
                 return
@@ -318,7 +323,7 @@ def answer(ctx: Ctx, cmd: Command, d: Decision) -> None:
     if d.kind == "ambush":
         if cmd.kind is CommandKind.AMBUSH:
             ctx.emit(EventKind.AMBUSH_PLAYED, seat=cmd.seat.value, cards=cmd.cards)
-            if _foil_cards(state, b.attacker, b.clearing):
+            if state.seats[b.attacker].hand:  # R4: any card, as for the ambush
                 _stage(ctx, "foil")
                 ctx.ask(b.attacker, "foil", clearing=b.clearing)
             else:

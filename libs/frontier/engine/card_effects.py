@@ -4,7 +4,8 @@ Timing hooks: Better Burrow Bank at the start of Birdsong, Command Warren at the
 Daylight and Cobbler at the start of Evening are offered as decisions; Royal Claim and Stand
 and Deliver! are Birdsong actions; Tax Collector and Codebreakers are once-per-Daylight
 actions.  Battle effects (Armorers, Sappers, Brutal Tactics, Scouting Party) live in
-:mod:`battle`.  R33: "another player" is any other seat, teammate or rival.
+:mod:`battle`.  R33: "another player" is any other seat, teammate or rival, except that Stand and
+Deliver! takes only from a rival; Royal Claim counts the clearings the team rules.
 """
 
 from __future__ import annotations
@@ -96,7 +97,8 @@ def birdsong_commands(state: State, seat: Seat) -> list[Command]:
         out.extend(
             Command(CommandKind.STAND_AND_DELIVER, seat, target=o.value)
             for o in _others(state, seat)
-            if state.seats[o].hand
+            # R33: a rival only (from a teammate the victim's point would be a free team point)
+            if o.team is not seat.team and state.seats[o].hand
         )
     return out
 

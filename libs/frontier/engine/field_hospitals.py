@@ -39,7 +39,7 @@ def offer_field_hospitals(
     marquise = hospital_seat(state, owner, clearing, in_battle)
     if marquise is None or count <= 0 or keep_clearing(state, marquise) is None:
         return
-    if not _paying_cards(state, marquise, clearing):
+    if not state.seats[marquise].hand:  # R4: any card opens it (DECLINE only without a match)
         return
     ctx.ask(marquise, "field_hospitals", clearing=clearing, count=count, target=owner.value)
 

@@ -59,11 +59,10 @@ def view(state: State, viewer: Seat | None) -> dict[str, Any]:
                 "faction_state": _faction_state(state, seat),
             }
         )
-    private = {
-        seat.value: state.seats[seat].extra.private_view()  # type: ignore[union-attr]
-        for seat in state.order
-        if state.seats[seat].extra is not None and can_see_hand(state, viewer, seat)
-    }
+    # A faction's secret data (the Alliance's supporters) is its own seat's only: R4's
+    # team_hands_visible shows teammates' hands and nothing more.
+    own = state.seats[viewer].extra if viewer is not None else None
+    private = {viewer.value: own.private_view()} if viewer is not None and own else {}
     hands = {
         seat.value: sorted(state.seats[seat].hand)
         for seat in state.order
@@ -197,11 +196,9 @@ def _contraband(d: DroppedItem) -> dict[str, str]:
     return {"item": d.item.value, "team": d.team.value, "crafter": d.crafter.value}
 
 
-# Cards that only the seat and the target (a giver, a receiver) may see.  Supporters are
-# face down: a card put on them is known to the Alliance and to the seat that gave it.
-_PRIVATE_CARD_EVENTS = frozenset(
-    {EventKind.CARDS_DRAWN, EventKind.CARD_GIVEN, EventKind.SUPPORTERS_ADDED}
-)
+# Cards that only the seat and the target (a giver, a receiver) may see, and the teammates
+# who see their hands (R4).
+_PRIVATE_CARD_EVENTS = frozenset({EventKind.CARDS_DRAWN, EventKind.CARD_GIVEN})
 
 
 def event_for(state: State, event: Event, viewer: Seat | None) -> Event:
@@ -209,6 +206,12 @@ def event_for(state: State, event: Event, viewer: Seat | None) -> Event:
     if event.kind in _PRIVATE_CARD_EVENTS:
         involved = [Seat(event.seat)] + ([Seat(event.target)] if event.target else [])
         if any(can_see_hand(state, viewer, s) for s in involved):
+            return event
+        return event.redacted()
+    if event.kind is EventKind.SUPPORTERS_ADDED:
+        # Supporters are face down: a card put on them is known to the Alliance and to the
+        # seat that gave it, never to their teammates (R4: hands and nothing more).
+        if viewer is not None and viewer.value in (event.seat, event.target):
             return event
         return event.redacted()
     if event.kind is EventKind.HAND_REVEALED:

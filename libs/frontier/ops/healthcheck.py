@@ -5,6 +5,8 @@
   collector serve it).  Without an address it checks the server of its own container:
   ``$FRONTIER_HOST:$FRONTIER_PORT``, with 127.0.0.1 for a wildcard host, so one health check
   line serves every service of docker-compose.yml.
+* ``python -m frontier.ops.healthcheck --http URL``: exit 0 when an HTTP GET of URL answers
+  200 (the browser gateway's ``/healthz``, which is 200 only while its orchestrator serves).
 * ``python -m frontier.ops.healthcheck --heartbeat FILE [--max-age S]``: exit 0 when FILE was
   touched within S seconds, for processes that serve no port (``frontier.ops.compose_bot``).
 
@@ -18,6 +20,8 @@ import argparse
 import os
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -54,6 +58,18 @@ def check_grpc(address: str, service: str = "", timeout: float = 3.0) -> str | N
     return None
 
 
+def check_http(url: str, timeout: float = 3.0) -> str | None:
+    """None when GET ``url`` answers 200, else why not."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as reply:
+            status = int(reply.status)
+    except urllib.error.HTTPError as exc:
+        status = exc.code
+    except OSError as exc:
+        return f"{url}: {exc}"
+    return None if status == 200 else f"{url}: HTTP {status}"
+
+
 def check_heartbeat(path: Path, max_age: float, now: float | None = None) -> str | None:
     """None when ``path`` was modified within ``max_age`` seconds, else why not."""
     try:
@@ -71,10 +87,13 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
     parser.add_argument("--service", default="", help="health service name (default: server)")
     parser.add_argument("--timeout", type=float, default=3.0, help="seconds (default 3)")
     parser.add_argument("--heartbeat", type=Path, help="check this file's age instead")
+    parser.add_argument("--http", metavar="URL", help="check that GET URL answers 200 instead")
     parser.add_argument("--max-age", type=float, default=300.0, help="seconds (default 300)")
     args = parser.parse_args(argv)
     if args.heartbeat is not None:
         problem = check_heartbeat(args.heartbeat, args.max_age)
+    elif args.http is not None:
+        problem = check_http(args.http, args.timeout)
     else:
         try:
             address = args.address or default_address(os.environ if env is None else env)

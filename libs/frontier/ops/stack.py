@@ -1,4 +1,5 @@
-"""Run the whole server on one machine: nats-server (JetStream) plus every service process.
+"""Run the whole server on one machine: nats-server (JetStream) plus every service process,
+and optionally the browser gateway (``web_port``).
 
 Used by ``frontier stack up``, ``make run``, the stack benchmark and the integration tests,
 so all of them start the system the same way: real processes on loopback ports, logs to
@@ -21,6 +22,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
@@ -109,6 +111,8 @@ class StackConfig:
     orchestrators: int = 1  # more share the matches through leases (orchestrator/leases.py)
     log_level: str = "WARNING"
     extra_env: dict[str, str] = field(default_factory=dict)
+    web_port: int = 0  # the browser gateway (services.web) on this port; 0 = no gateway
+    web_env: dict[str, str] = field(default_factory=dict)  # e.g. FRONTIER_WEB_BOT_DELAY_MS
     # Prometheus /metrics port per process; a process not listed uses its service's default
     metrics_ports: dict[str, int] = field(default_factory=dict)
 
@@ -142,6 +146,11 @@ class StackConfig:
 
     def address(self, service: str) -> str:
         return f"{self.host}:{self.ports[service]}"
+
+    @property
+    def web_url(self) -> str:
+        """Where a browser opens the gateway ("" without one)."""
+        return f"http://{self.host}:{self.web_port}/" if self.web_port else ""
 
     def metrics_url(self, service: str) -> str:
         """The process's Prometheus endpoint."""
@@ -188,6 +197,8 @@ class Stack:
                 self.start_service(name)
             for name in (*DOMAINS, *self.config.orchestrator_names):
                 self.wait_serving(name, timeout)
+            if self.config.web_port:
+                self.start_web(timeout)
         except BaseException:
             self.stop()
             raise
@@ -226,6 +237,30 @@ class Stack:
                 env[f"FRONTIER_{domain.upper()}_URL"] = cfg.address(domain)
         env.update(cfg.extra_env)
         return env
+
+    def start_web(self, timeout: float = 30.0) -> None:
+        """The browser gateway, talking to the first orchestrator; waits for /healthz."""
+        cfg = self.config
+        env = dict(os.environ)
+        env.update(
+            {
+                "FRONTIER_HOST": cfg.host,
+                "FRONTIER_WEB_PORT": str(cfg.web_port),
+                "FRONTIER_ORCHESTRATOR_URL": cfg.address(cfg.orchestrator_names[0]),
+                "FRONTIER_LOG_LEVEL": cfg.log_level,
+            }
+        )
+        env.update(cfg.web_env)
+        self._spawn("web", [sys.executable, "-m", "services.web"], env)
+        deadline = time.monotonic() + timeout
+        while not _healthy(f"{cfg.web_url}healthz"):
+            if self.procs["web"].poll() is not None:
+                raise RuntimeError(
+                    f"web exited with {self.procs['web'].returncode}; see {self.logs}"
+                )
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"web not healthy after {timeout}s; see {self.logs}")
+            time.sleep(0.1)
 
     def start_service(self, name: str) -> None:
         module = "orchestrator" if name.startswith("orchestrator") else name
@@ -276,9 +311,9 @@ class Stack:
         then nats-server.  NATS goes last because a service drains its NATS connection on
         the way out; with the server already gone it would hang until SIGKILL."""
         orchestrators = [name for name in self.procs if name.startswith("orchestrator")]
-        known = {"nats", *DOMAINS, *orchestrators}
+        known = {"nats", "web", *DOMAINS, *orchestrators}
         others = [name for name in self.procs if name not in known]
-        for wave in (orchestrators, [*DOMAINS, *others], ["nats"]):
+        for wave in (["web"], orchestrators, [*DOMAINS, *others], ["nats"]):
             for name in wave:
                 proc = self.procs.get(name)
                 if proc is not None and proc.poll() is None:
@@ -291,6 +326,14 @@ class Stack:
 
     def alive(self) -> dict[str, bool]:
         return {name: proc.poll() is None for name, proc in self.procs.items()}
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=1) as reply:
+            return bool(reply.status == 200)
+    except OSError:
+        return False
 
 
 def _wait(proc: subprocess.Popen[bytes], grace: float) -> None:

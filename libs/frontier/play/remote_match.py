@@ -76,6 +76,7 @@ def play_remote(
     lineup: str = "",
     on_round: RoundHook | None = None,
     timeout: float = 10.0,
+    on_created: Callable[[str], None] | None = None,
 ) -> RemoteResult:
     with sync_channel(address) as channel:
         stub = match_pb2_grpc.MatchServiceStub(channel)
@@ -84,6 +85,8 @@ def play_remote(
             timeout=timeout,
         )
         match_id = created.match_id
+        if on_created is not None:
+            on_created(match_id)
         tokens = {enum_from_proto(Seat, s.seat): s.token for s in created.seats}
         choosers = {seat: RandomChooser(seed * 31 + i) for i, seat in enumerate(sorted(tokens))}
         spectator = stub.GetView(match_pb2.GetViewRequest(match_id=match_id), timeout=timeout)

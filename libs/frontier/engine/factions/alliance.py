@@ -14,7 +14,8 @@ Setup: no pieces on the map; 3 supporters drawn face down (R12).  A turn:
   within the limit) and **train** (a card matching a base on the map: 1 warrior from the
   supply becomes an officer).
 * Evening: **Military Operations**, one per officer (move, battle, recruit at a base,
-  organize; a move may collect a dropped item instead, R18, and a battle seize one, R19),
+  organize; a battle may seize a dropped item, R19, but the Alliance never collects one,
+  R21),
   then draw 1 + 1 per base on the map and discard down to 5.
 
 Guerrilla War lives in :mod:`frontier.engine.battle`; supporters, Outrage and the loss of a
@@ -28,7 +29,7 @@ from ..battle import start as start_battle
 from ..board import board, raw_data
 from ..card_effects import birdsong_commands
 from ..cards import one_per_type, payable
-from ..contraband import collect_commands, do_collect, do_seize, seize_commands
+from ..contraband import do_seize, seize_commands
 from ..crafting import craft_commands
 from ..ctx import Ctx
 from ..errors import IllegalCommand
@@ -286,7 +287,7 @@ def operation_commands(state: State, seat: Seat) -> list[Command]:
         return [end]
     out: list[Command] = []
     out.extend(move_commands(state, seat, CommandKind.MOVE))
-    out.extend(collect_commands(state, seat))  # a move operation collecting an item (R18)
+    # R21 (revised): never a collect: the Alliance relies on its allies to carry items
     out.extend(battle_commands(state, seat))
     out.extend(seize_commands(state, seat))  # a battle operation seizing an item (R19)
     supply = state.seats[seat].supply
@@ -318,8 +319,6 @@ def operation(ctx: Ctx, cmd: Command) -> None:
     elif cmd.kind is CommandKind.ORGANIZE:
         remove(ctx, seat, cmd.clearing, WARRIOR, 1, seat, "organize")
         place_sympathy(ctx, seat, cmd.clearing, "organize")
-    elif cmd.kind is CommandKind.COLLECT:
-        do_collect(ctx, cmd)
     elif cmd.kind is CommandKind.SEIZE:
         do_seize(ctx, cmd)
     else:  # pragma: no cover - operation_commands offers nothing else
@@ -390,7 +389,6 @@ RULES = FactionRules(
             CommandKind.BATTLE,
             CommandKind.RECRUIT,
             CommandKind.ORGANIZE,
-            CommandKind.COLLECT,
             CommandKind.SEIZE,
         }
     ),

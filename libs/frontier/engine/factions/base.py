@@ -74,6 +74,9 @@ class FactionRules:
     # (ctx, victim, hits, remover): this faction takes battle hits its own way instead of
     # losing pieces (the Vagabond damages items)
     take_hits: Callable[[Ctx, Seat, int, Seat | None], None] | None = None
+    # (ctx, battle): this faction has just declared a battle, before the ambush (the Vagabond:
+    # attacking a rival makes it Hostile, R27)
+    battle_started: Callable[[Ctx, Battle], None] | None = None
     # (ctx, battle): the loot stage of a battle this faction attacked in (R28)
     loot: Callable[[Ctx, Battle], None] | None = None
     # after a seat of this faction removed some pieces of another seat (the Vagabond's

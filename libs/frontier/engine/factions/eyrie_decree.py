@@ -149,7 +149,9 @@ def on_rival_map(state: State, seat: Seat, cmd: Command) -> bool:
 
 def decree_commands(state: State, seat: Seat) -> list[Command]:
     """The Decree step: resolve any pending card of the current column; in rounds 1-2 skip
-    one whose every legal resolution involves the rival map (R24)."""
+    one that cannot be resolved on the home map alone (R24, revised): every legal resolution
+    involves the rival map, or there is none at all (the manual's example: the only Foxes
+    with enemies are on the rival map, where the Eyrie has no warriors)."""
     column = current_column(state, seat)
     if column is None:
         return []
@@ -158,7 +160,7 @@ def decree_commands(state: State, seat: Seat) -> list[Command]:
     for suit in sorted(pending(state, seat, column)):
         options = resolutions(state, seat, column, suit, rule_map)
         out.extend(options)
-        if options and isolation(state) and all(on_rival_map(state, seat, o) for o in options):
+        if isolation(state) and all(on_rival_map(state, seat, o) for o in options):
             out.append(Command(CommandKind.SKIP_DECREE_CARD, seat, piece=suit.value))
     cards = daylight_commands(state, seat)
     if out:

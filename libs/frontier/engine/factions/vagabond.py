@@ -48,7 +48,7 @@ from ..vagabond_state import (
 )
 from .base import FactionRules
 from .vagabond_actions import ACTIONS, AID_TAKE, HIDEOUT, LEGENDARY, action_commands
-from .vagabond_battle import full_removal, loot, removed_by, take_hits
+from .vagabond_battle import battle_started, full_removal, loot, removed_by, take_hits
 from .vagabond_decisions import answer, decision_commands
 from .vagabond_events import EVOLVE
 from .vagabond_moves import slip_commands
@@ -206,6 +206,7 @@ RULES = FactionRules(
     evolve=dict(EVOLVE),
     full_removal=full_removal,
     take_hits=take_hits,
+    battle_started=battle_started,
     loot=loot,
     removed_by=removed_by,
 )

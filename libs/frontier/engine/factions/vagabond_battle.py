@@ -27,6 +27,24 @@ from ..vagabond_state import (
 )
 
 FULL_REMOVAL_DAMAGE = 3
+MADE_HOSTILE = "made_hostile"  # Battle.effects_used: this battle made its defender Hostile
+
+
+def battle_started(ctx: Ctx, b: Battle) -> None:
+    """R27 (revised): attacking a rival faction makes it Hostile, even if no warrior falls
+    ("attacks or removes"); nothing removed in that battle scores Infamy."""
+    attacker, defender = b.attacker, b.defender
+    if defender.team is attacker.team:
+        return
+    if vstate(ctx.state, attacker).relations.get(defender.value) == HOSTILE:
+        return
+    ctx.emit(
+        EventKind.RELATIONSHIP_CHANGED,
+        seat=attacker.value,
+        target=defender.value,
+        text=HOSTILE,
+        piece="battle",
+    )
 
 
 def take_hits(ctx: Ctx, seat: Seat, hits: int, remover: Seat | None) -> None:
@@ -55,7 +73,8 @@ def removed_by(
 
     Removing a rival warrior makes that rival Hostile for good.  In a battle on the
     Vagabond's own turn it scores +1 VP per piece of a Hostile rival it removes, except the
-    warrior whose removal made that rival Hostile.
+    warrior whose removal made that rival Hostile and every piece removed in the battle whose
+    attack made it Hostile (R27).
     """
     if remover is None or owner.team is remover.team:
         return
@@ -68,6 +87,9 @@ def removed_by(
             EventKind.RELATIONSHIP_CHANGED, seat=remover.value, target=owner.value, text=HOSTILE
         )
         infamous = n - 1
+    b = ctx.state.battle
+    if b is not None and f"{remover.value}:{MADE_HOSTILE}" in b.effects_used:
+        infamous = 0
     if reason == "battle" and ctx.state.turn_seat is remover and infamous > 0:
         ctx.score(remover, infamous, "infamy")
 

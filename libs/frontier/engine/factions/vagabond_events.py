@@ -16,6 +16,7 @@ from ..vagabond_state import (
     find,
     vstate,
 )
+from .vagabond_battle import MADE_HOSTILE
 from .vagabond_decisions import DIE_FACES
 
 
@@ -109,6 +110,8 @@ def _item_removed(state: State, e: Event) -> None:
 
 def _relationship_changed(state: State, e: Event) -> None:
     _event_vagabond(state, e).relations[e.target] = e.text
+    if e.piece == "battle" and state.battle is not None:  # R27: made Hostile by this attack
+        state.battle.effects_used = (*state.battle.effects_used, f"{e.seat}:{MADE_HOSTILE}")
 
 
 def _quest_completed(state: State, e: Event) -> None:

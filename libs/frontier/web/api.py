@@ -1,0 +1,379 @@
+"""The browser API: JSON and server-sent events, each route one MatchService call.
+
+Secrecy rules this module keeps:
+
+* A seat token only ever arrives in the ``X-Frontier-Seat-Token`` header (the page keeps it
+  in ``sessionStorage``), never in a URL: a token in the query string is refused with 400,
+  so it cannot end up in an access log.
+* A call with a token forwards exactly that token to the orchestrator, which computes the
+  reader's view; the gateway never holds or forwards another seat's view.  The event stream
+  is the spectator's (public) one.
+* Every bad input gets a 4xx with a JSON body ``{"error": ..., "detail": ...}`` before any
+  call that changes something is made.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import grpc
+from google.protobuf import json_format
+from google.protobuf.message import Message
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+
+from frontier.runtime.errors import reason_in
+from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
+
+TOKEN_HEADER = "x-frontier-seat-token"
+SEAT_NAMES = ("A1", "B1", "A2", "B2", "A3", "B3")
+MATCH_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+TOKEN_WORDS = ("token", "seat_token", "secret")
+
+HTTP_OF_GRPC = {
+    grpc.StatusCode.INVALID_ARGUMENT: 400,
+    grpc.StatusCode.OUT_OF_RANGE: 400,
+    grpc.StatusCode.UNAUTHENTICATED: 401,
+    grpc.StatusCode.PERMISSION_DENIED: 403,
+    grpc.StatusCode.NOT_FOUND: 404,
+    grpc.StatusCode.ALREADY_EXISTS: 409,
+    grpc.StatusCode.FAILED_PRECONDITION: 409,
+    grpc.StatusCode.ABORTED: 409,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: 429,
+    grpc.StatusCode.UNAVAILABLE: 503,
+    grpc.StatusCode.DEADLINE_EXCEEDED: 504,
+}
+
+
+class HttpError(Exception):
+    """A request the gateway refuses: its status and a readable reason."""
+
+    def __init__(self, status: int, error: str, detail: str) -> None:
+        super().__init__(detail)
+        self.status, self.error, self.detail = status, error, detail
+
+    def response(self) -> JSONResponse:
+        return JSONResponse({"error": self.error, "detail": self.detail}, self.status)
+
+
+def to_json(message: Message) -> dict[str, Any]:
+    """A protobuf message as the browser reads it (proto field names, defaults included)."""
+    return json_format.MessageToDict(
+        message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
+    )
+
+
+def grpc_error(exc: grpc.aio.AioRpcError) -> HttpError:
+    """The orchestrator's refusal as HTTP: the status from the code, ``error`` the
+    machine-readable reason (its ErrorInfo, else the code's name), ``detail`` its message."""
+    code = exc.code()
+    reason = reason_in(exc.trailing_metadata()) or code.name
+    return HttpError(HTTP_OF_GRPC.get(code, 502), reason.lower(), exc.details() or code.name)
+
+
+class CreateMatchBody(BaseModel):
+    """What the lobby's form sends; every field optional (the server's defaults)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    lineup: str = Field(default="", max_length=200)
+    max_rounds: int = Field(default=0, ge=0, le=6)
+    decision_budget_ms: int = Field(default=0, ge=0, le=86_400_000)
+    reserve_ms: int = Field(default=0, ge=0, le=86_400_000)
+    seed: int = Field(default=0, ge=0, le=2**63 - 1)
+    bots: list[str] = Field(default_factory=list, max_length=6)
+
+
+class CommandBody(BaseModel):
+    """A legal command chosen on the page, by its id."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    legal_id: str = Field(min_length=1, max_length=200)
+    expected_version: int = Field(default=-1, ge=-1)
+
+
+class StandingBody(BaseModel):
+    """The seat's standing answers: decision kind -> policy name (``DECLINE``...)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    answers: dict[str, str] = Field(default_factory=dict, max_length=64)
+
+
+def filled_seats(lineup: str) -> list[str]:
+    """The seats a lineup fills, read from its written form (``A=x,y,z;B=...``, empty = all
+    six); the server still validates the factions.  Used to refuse a bot seat the lineup
+    leaves empty before anything is created."""
+    if not lineup.strip():
+        return list(SEAT_NAMES)
+    seats: list[str] = []
+    for part in lineup.split(";"):
+        team, _, roles = part.partition("=")
+        team = team.strip().upper()
+        if team not in ("A", "B") or not roles:
+            raise HttpError(400, "bad_lineup", f"lineup part {part!r} is not A=... or B=...")
+        for i, faction in enumerate(roles.split(",")[:3]):
+            if faction.strip():
+                seats.append(f"{team}{i + 1}")
+    return seats
+
+
+async def body_of(request: Request, model: type[BaseModel]) -> Any:
+    try:
+        raw = await request.body()
+        return model.model_validate_json(raw or b"{}")
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'body'}: {e['msg']}" for e in exc.errors()
+        )
+        raise HttpError(400, "bad_request", problems) from None
+
+
+def match_id_of(request: Request) -> str:
+    match_id = str(request.path_params["match_id"])
+    if not MATCH_ID.fullmatch(match_id):
+        raise HttpError(400, "bad_match_id", "a match id is 1-128 letters, digits or ._:-")
+    return match_id
+
+
+def token_of(request: Request, *, required: bool) -> str:
+    """The caller's seat token, from the header only."""
+    token = request.headers.get(TOKEN_HEADER, "")
+    if required and not token:
+        raise HttpError(401, "token_required", f"send the seat token in {TOKEN_HEADER}")
+    if len(token) > 512:
+        raise HttpError(400, "bad_token", "a seat token is at most 512 characters")
+    return token
+
+
+def redacted_query(query: str) -> str:
+    """A query string fit for a log: the values of token-like keys replaced by ``***``."""
+    parts = []
+    for part in query.split("&") if query else []:
+        key, sep, _ = part.partition("=")
+        parts.append(f"{key}{sep}***" if key.lower() in TOKEN_WORDS else part)
+    return "&".join(parts)
+
+
+def refuse_tokens_in_url(request: Request) -> None:
+    """A secret in a URL would be logged by every proxy on the way: never accept one."""
+    if any(key.lower() in TOKEN_WORDS for key in request.query_params):
+        raise HttpError(
+            400,
+            "token_in_url",
+            f"seat tokens go in the {TOKEN_HEADER} header, never in a URL",
+        )
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+class Api:
+    """The routes' handlers over one MatchService stub."""
+
+    def __init__(self, stub: match_pb2_grpc.MatchServiceStub, bots: Any, timeout_s: float):
+        self.stub = stub
+        self.bots = bots  # frontier.web.bots.BotSeats (or a test double with the same methods)
+        self.timeout_s = timeout_s
+        self.game_data: dict[str, Any] | None = None
+
+    async def call(self, method: Any, request: Message) -> Any:
+        try:
+            return await method(request, timeout=self.timeout_s)
+        except grpc.aio.AioRpcError as exc:
+            raise grpc_error(exc) from None
+
+    async def get_game_data(self, request: Request) -> Response:
+        if self.game_data is None:
+            reply = await self.call(self.stub.GetGameData, match_pb2.GetGameDataRequest())
+            self.game_data = to_json(reply.data)
+        return JSONResponse(self.game_data)
+
+    async def list_matches(self, request: Request) -> Response:
+        """One page of matches: ``?status=in_progress|finished|abandoned&page_token=...``."""
+        status = request.query_params.get("status", "")
+        name = f"MATCH_STATUS_{status.upper()}"
+        known = set(match_pb2.MatchStatus.keys())
+        if status and (name not in known or not status.isidentifier()):
+            raise HttpError(400, "bad_status", "status is in_progress, finished or abandoned")
+        page_token = request.query_params.get("page_token", "")
+        if len(page_token) > 512:
+            raise HttpError(400, "bad_page_token", "a page token is at most 512 characters")
+        listing = match_pb2.ListMatchesRequest(
+            page_size=100,
+            page_token=page_token,
+            status=match_pb2.MatchStatus.Value(name if status else "MATCH_STATUS_UNSPECIFIED"),
+        )
+        reply = await self.call(self.stub.ListMatches, listing)
+        matches = []
+        for summary in reply.matches:
+            entry = to_json(summary)
+            entry["bot_seats"] = self.bots.bot_seats(summary.match_id)
+            matches.append(entry)
+        return JSONResponse({"matches": matches, "next_page_token": reply.next_page_token})
+
+    async def create_match(self, request: Request) -> Response:
+        body: CreateMatchBody = await body_of(request, CreateMatchBody)
+        unknown = [s for s in body.bots if s not in SEAT_NAMES]
+        if unknown:
+            raise HttpError(400, "bad_seat", f"unknown seats {unknown}; seats are {SEAT_NAMES}")
+        if len(set(body.bots)) != len(body.bots):
+            raise HttpError(400, "bad_seat", "a bot seat is listed twice")
+        filled = filled_seats(body.lineup)
+        empty = [s for s in body.bots if s not in filled]
+        if empty:
+            raise HttpError(400, "bad_seat", f"the lineup leaves {empty} empty: no bot there")
+        config = match_pb2.MatchConfig(
+            seed=body.seed,
+            lineup=body.lineup,
+            max_rounds=body.max_rounds,
+            decision_budget_ms=body.decision_budget_ms,
+            reserve_ms=body.reserve_ms,
+        )
+        reply = await self.call(self.stub.CreateMatch, match_pb2.CreateMatchRequest(config=config))
+        players = []
+        for i, seat_token in enumerate(reply.seats):
+            seat = types_pb2.Seat.Name(seat_token.seat).removeprefix("SEAT_")
+            if seat in body.bots:
+                self.bots.start(reply.match_id, seat, seat_token.token, body.seed * 7 + i)
+            else:
+                players.append({"seat": seat, "token": seat_token.token})
+        return JSONResponse(
+            {"match_id": reply.match_id, "players": players, "bot_seats": sorted(body.bots)},
+            201,
+        )
+
+    async def match_info(self, request: Request) -> Response:
+        match_id = match_id_of(request)
+        token = token_of(request, required=False)
+        reply = await self.call(
+            self.stub.GetMatchInfo,
+            match_pb2.GetMatchInfoRequest(match_id=match_id, seat_token=token),
+        )
+        reply.initial_view.ClearField("json")
+        out = {"info": to_json(reply.info), "initial_view": to_json(reply.initial_view)}
+        out["bot_seats"] = self.bots.bot_seats(match_id)
+        return JSONResponse(out)
+
+    async def view(self, request: Request) -> Response:
+        match_id = match_id_of(request)
+        token = token_of(request, required=False)
+        reply = await self.call(
+            self.stub.GetView, match_pb2.GetViewRequest(match_id=match_id, seat_token=token)
+        )
+        reply.view.ClearField("json")  # the engine's debugging form: the typed view says it all
+        return JSONResponse({"view": to_json(reply.view)})
+
+    async def _seat_read(self, request: Request, method: Any, message: Any) -> Response:
+        """A read that only the token's own seat may make, its reply as JSON."""
+        match_id = match_id_of(request)
+        token = token_of(request, required=True)
+        reply = await self.call(method, message(match_id=match_id, seat_token=token))
+        return JSONResponse(to_json(reply))
+
+    async def legal(self, request: Request) -> Response:
+        return await self._seat_read(
+            request, self.stub.ListLegalCommands, match_pb2.ListLegalCommandsRequest
+        )
+
+    async def submit(self, request: Request) -> Response:
+        match_id = match_id_of(request)
+        token = token_of(request, required=True)
+        body: CommandBody = await body_of(request, CommandBody)
+        reply = await self.call(
+            self.stub.SubmitCommand,
+            match_pb2.SubmitCommandRequest(
+                match_id=match_id,
+                seat_token=token,
+                # a retry at the same version is the same command; unchecked ones never are
+                command_id=f"web:{body.expected_version}:{body.legal_id}"
+                if body.expected_version >= 0
+                else f"web:{uuid.uuid4().hex}",
+                expected_version=body.expected_version,
+                legal_id=body.legal_id,
+            ),
+        )
+        out = to_json(reply)
+        out.pop("events", None)  # the page re-reads its view; the events come by the stream
+        return JSONResponse(out)
+
+    async def get_standing(self, request: Request) -> Response:
+        return await self._seat_read(
+            request, self.stub.GetStandingAnswers, match_pb2.GetStandingAnswersRequest
+        )
+
+    async def set_standing(self, request: Request) -> Response:
+        match_id = match_id_of(request)
+        token = token_of(request, required=True)
+        body: StandingBody = await body_of(request, StandingBody)
+        answers = []
+        for kind, policy in sorted(body.answers.items()):
+            name = f"STANDING_POLICY_{policy.upper()}"
+            known = set(match_pb2.StandingPolicy.keys()) - {"STANDING_POLICY_UNSPECIFIED"}
+            if name not in known:
+                raise HttpError(400, "bad_policy", f"unknown standing policy {policy!r}")
+            answers.append(
+                match_pb2.StandingAnswer(
+                    decision_kind=kind, policy=match_pb2.StandingPolicy.Value(name)
+                )
+            )
+        reply = await self.call(
+            self.stub.SetStandingAnswers,
+            match_pb2.SetStandingAnswersRequest(
+                match_id=match_id, seat_token=token, answers=answers
+            ),
+        )
+        return JSONResponse(to_json(reply))
+
+    async def events(self, request: Request) -> Response:
+        """The spectator's event stream as server-sent events, from ``?from=N`` on."""
+        match_id = match_id_of(request)
+        raw = request.query_params.get("from", "0")
+        if not raw.isdigit():
+            raise HttpError(400, "bad_version", "from is a version: 0 or a positive integer")
+        start = int(raw)
+        resumed = request.headers.get("last-event-id", "")
+        if resumed.isdigit():  # the browser reconnected: go on after the last event it has
+            start = max(start, int(resumed))
+        watch = match_pb2.WatchEventsRequest(match_id=match_id, from_version=start)
+        call = self.stub.WatchEvents(watch)
+        first = await _first(call)  # a bad match id fails here, as a clean 404
+        return StreamingResponse(
+            _sse(call, first),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+
+async def _first(call: Any) -> match_pb2.WatchEventsResponse | None:
+    try:
+        response = await call.read()
+    except grpc.aio.AioRpcError as exc:
+        raise grpc_error(exc) from None
+    return None if response is grpc.aio.EOF else response
+
+
+async def _sse(call: Any, first: match_pb2.WatchEventsResponse | None) -> AsyncIterator[bytes]:
+    try:
+        response = first
+        while response is not None:
+            yield _message(response)
+            read = await call.read()
+            response = None if read is grpc.aio.EOF else read
+        yield b"event: end\ndata: {}\n\n"
+    except grpc.aio.AioRpcError as exc:
+        detail = json.dumps({"error": exc.code().name.lower(), "detail": exc.details()})
+        yield f"event: error\ndata: {detail}\n\n".encode()
+    finally:
+        call.cancel()
+
+
+def _message(response: match_pb2.WatchEventsResponse) -> bytes:
+    data = to_json(response)
+    return f"id: {response.envelope.seq}\ndata: {json.dumps(data)}\n\n".encode()

@@ -1,0 +1,156 @@
+"""The gateway's ASGI application: the page, its static files, the browser API, health.
+
+``create_app`` takes the orchestrator's address (or a ready stub, in tests).  Requests are
+logged by ``AccessLog`` here, not by uvicorn, so that what a log line holds is decided in one
+place: method, path, query and status; never a header, so never a seat token.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from frontier.runtime.tls import aio_channel
+from frontier.v1 import match_pb2_grpc
+from frontier.web.api import Api, Handler, HttpError, redacted_query, refuse_tokens_in_url
+from frontier.web.bots import BotSeats
+
+STATIC = Path(__file__).parent / "static"
+PAGES = ("/", "/match", "/play")
+access_log = logging.getLogger("frontier.web.access")
+
+
+class AccessLog:
+    """One line per request: ``GET /api/matches?x=1 200 3.1ms``; a token-like query value
+    (always refused) is logged as ``***``."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.monotonic()
+        status = 0
+
+        async def sending(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            query = redacted_query(scope.get("query_string", b"").decode("latin-1"))
+            url = scope["path"] + (f"?{query}" if query else "")
+            elapsed = (time.monotonic() - started) * 1000
+            access_log.info("%s %s %s %.1fms", scope["method"], url, status, elapsed)
+
+
+def _guard(handler: Handler) -> Handler:
+    async def guarded(request: Request) -> Response:
+        try:
+            refuse_tokens_in_url(request)
+            return await handler(request)
+        except HttpError as exc:
+            return exc.response()
+
+    return guarded
+
+
+def create_app(
+    orchestrator_url: str,
+    *,
+    bot_kind: str = "greedy",
+    bot_delay_s: float = 0.4,
+    timeout_s: float = 5.0,
+    stubs: tuple[Any, Any, Any] | None = None,
+) -> Starlette:
+    """The app; ``stubs`` = (MatchService stub, Health stub, bot seats) replaces the channel
+    to ``orchestrator_url`` (the unit tests' doubles)."""
+    state: dict[str, Any] = {}
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if stubs is not None:
+            match, state["health"], bots = stubs
+            state["api"] = Api(match, bots, timeout_s)
+            yield
+            return
+        channel = aio_channel(orchestrator_url)  # TLS when the environment says so
+        seats = BotSeats(orchestrator_url, bot_kind, bot_delay_s)
+        state["api"] = Api(match_pb2_grpc.MatchServiceStub(channel), seats, timeout_s)
+        state["health"] = health_pb2_grpc.HealthStub(channel)
+        try:
+            yield
+        finally:
+            await seats.stop()
+            await channel.close()
+
+    def route(name: str) -> Handler:
+        async def handle(request: Request) -> Response:
+            handler: Handler = getattr(state["api"], name)
+            return await handler(request)
+
+        return _guard(handle)
+
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+    async def health(request: Request) -> Response:
+        """200 when the orchestrator answers SERVING, else 503 (docker's health check)."""
+        try:
+            reply = await state["health"].Check(
+                health_pb2.HealthCheckRequest(service=""), timeout=2
+            )
+            serving = reply.status == health_pb2.HealthCheckResponse.SERVING
+        except grpc.aio.AioRpcError:
+            serving = False
+        body = {"status": "ok" if serving else "orchestrator unavailable"}
+        return JSONResponse(body, 200 if serving else 503)
+
+    routes = [
+        *(Route(path, page) for path in PAGES),
+        Route("/healthz", health),
+        Route("/api/game-data", route("get_game_data")),
+        Route("/api/matches", route("list_matches"), methods=["GET"]),
+        Route("/api/matches", route("create_match"), methods=["POST"]),
+        Route("/api/matches/{match_id}/info", route("match_info")),
+        Route("/api/matches/{match_id}/view", route("view")),
+        Route("/api/matches/{match_id}/legal", route("legal")),
+        Route("/api/matches/{match_id}/commands", route("submit"), methods=["POST"]),
+        Route("/api/matches/{match_id}/standing-answers", route("get_standing"), methods=["GET"]),
+        Route("/api/matches/{match_id}/standing-answers", route("set_standing"), methods=["PUT"]),
+        Route("/api/matches/{match_id}/events", route("events")),
+        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
+    ]
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        return JSONResponse({"error": "not_found", "detail": f"no route {request.url.path}"}, 404)
+
+    async def not_allowed(request: Request, exc: Exception) -> Response:
+        return JSONResponse(
+            {"error": "method_not_allowed", "detail": f"{request.method} is not served here"},
+            405,
+        )
+
+    app = Starlette(
+        routes=routes, lifespan=lifespan, exception_handlers={404: not_found, 405: not_allowed}
+    )
+    app.add_middleware(AccessLog)
+    return app

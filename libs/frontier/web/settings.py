@@ -1,0 +1,24 @@
+"""The gateway's settings from the environment (``FRONTIER_WEB_*``), like every service's.
+
+A bad value stops ``python -m services.web`` at start-up with a readable message."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from frontier.runtime.settings import ServiceSettings
+
+DEFAULT_WEB_PORT = 8080
+
+
+class WebSettings(ServiceSettings):
+    """Where the gateway listens, which orchestrator it talks to, how its bots play."""
+
+    web_port: int = Field(default=DEFAULT_WEB_PORT, ge=0, le=65535, description="HTTP port")
+    orchestrator_url: str = Field(
+        default="127.0.0.1:50051", description="the orchestrator's public gRPC address"
+    )
+    web_bot_kind: str = Field(default="greedy", description="bots for seats the lobby marks bot")
+    web_bot_delay_ms: int = Field(
+        default=400, ge=0, le=60_000, description="a bot's pause before each answer (watchable)"
+    )

@@ -1,0 +1,1 @@
+"""The browser gateway process (``python -m services.web``)."""

@@ -1,0 +1,158 @@
+"""The web client in a real Chromium against a real stack: a person creates a match in the
+lobby with five bot seats, plays the sixth to the end by clicks only and sees the winner; a
+spectator follows a bot match live; the replay scrubber's last step is the final view; a
+seat's page never receives another seat's hand."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+
+from frontier.ops.stack import StackConfig
+from tests.browser.shots import shoot
+
+pytestmark = [pytest.mark.browser, pytest.mark.integration]
+
+FIVE_BOTS = ["B1", "A2", "B2", "A3", "B3"]
+
+
+def api(config: StackConfig, path: str, body: Any = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        config.web_url.rstrip("/") + path, data=data, headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        return json.loads(reply.read())
+
+
+def wait_for_winner(page: Any, timeout_s: float) -> str:
+    page.wait_for_selector("#winner", timeout=timeout_s * 1000)
+    return str(page.inner_text("#winner"))
+
+
+def test_create_in_the_lobby_play_a_seat_by_clicks_to_the_end(
+    web_stack: StackConfig, browser: Any, output: Path
+) -> None:
+    context = browser.new_context(viewport={"width": 1600, "height": 1000})
+    page = context.new_page()
+    payloads: list[tuple[str, Any]] = []
+
+    def record(response: Any) -> None:
+        if "/api/" in response.url and "/events" not in response.url:
+            with contextlib.suppress(Exception):  # a body already gone
+                payloads.append((response.url, response.json()))
+
+    page.on("response", record)
+    page.goto(web_stack.web_url)
+    page.fill("#max_rounds", "1")
+    for seat in FIVE_BOTS:
+        assert page.is_checked(f"#bot-{seat}")
+    assert not page.is_checked("#bot-A1")
+    page.click("#create-button")
+    page.click("a.seat-link[data-seat=A1]")
+    page.wait_for_selector("#legal, .error")
+    assert "token" not in page.url, "the seat token must leave the address bar"
+    shoot(page, output, "1-play-start")
+    clicks = 0
+    shot_mid = False
+    while not page.query_selector("#winner"):
+        buttons = page.query_selector_all("#legal button.cmd")
+        if not buttons:
+            page.wait_for_timeout(50)
+            continue
+        try:  # the list is redrawn as events arrive: a button may go between look and click
+            labels = [b.inner_text() for b in buttons]
+            ends = [i for i, label in enumerate(labels) if label.lower().startswith("end")]
+            buttons[ends[0] if ends else 0].click(timeout=2000)
+        except PlaywrightError:
+            continue
+        clicks += 1
+        if clicks == 3 and not shot_mid:
+            shoot(page, output, "2-play-mid")
+            shot_mid = True
+        page.wait_for_timeout(30)
+        assert clicks < 2000, "the match did not end"
+    winner = page.inner_text("#winner")
+    assert winner.startswith("Winner:")
+    assert clicks > 0
+    shoot(page, output, "3-play-over")
+    # the network payloads of this seat's page: no other seat's hand, no other seat's token
+    views = [body["view"] for url, body in payloads if url.endswith("/view")]
+    assert views, "the page read its view"
+    for view in views:
+        assert view["viewer"] == "SEAT_A1"
+        for seat in view["seats"]:
+            if seat["seat"] != "SEAT_A1":
+                assert seat["hand"] == [], f"{seat['seat']}'s hand reached A1's page"
+    assert any(s["hand"] for v in views for s in v["seats"] if s["seat"] == "SEAT_A1")
+    created = [body for url, body in payloads if url.endswith("/api/matches") and "players" in body]
+    assert [p["seat"] for p in created[0]["players"]] == ["A1"]
+    context.close()
+
+
+def test_spectate_live_then_replay_to_the_final_view(
+    web_stack: StackConfig, browser: Any, output: Path
+) -> None:
+    created = api(
+        web_stack,
+        "/api/matches",
+        {
+            "lineup": "A=marquise,eyrie;B=marquise,alliance",
+            "max_rounds": 1,
+            "bots": ["A1", "B1", "A2", "B2"],
+        },
+    )
+    match_id = created["match_id"]
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.goto(f"{web_stack.web_url}match?match={match_id}")
+    page.wait_for_selector("#board .clearing")
+    seen = 0
+    while True:
+        served = int(api(web_stack, f"/api/matches/{match_id}/view")["view"]["version"])
+        if served == seen:
+            if api(web_stack, f"/api/matches/{match_id}/view")["view"]["winner"]:
+                break
+            time.sleep(0.05)
+            continue
+        # the page shows every new version within a second of the server having it
+        page.wait_for_function(
+            "v => { const t = document.querySelector('#version').textContent;"
+            " const m = /version (\\d+)/.exec(t); return m && Number(m[1]) >= v; }",
+            arg=served,
+            timeout=1000,
+        )
+        seen = served
+        if seen > 20 and not (output / "1-spectate.png").exists():
+            shoot(page, output, "1-spectate")
+    wait_for_winner(page, 10)
+    final_text = page.text_content("#text-view")
+    assert final_text and "winner" in final_text
+    assert page.query_selector_all("#log li"), "the log shows the match in words"
+    shoot(page, output, "2-spectate-over")
+    # replay: the scrubber's last step equals the final view; a deep link shows the same
+    page.click("#first")
+    assert "version=0" in page.url
+    first_text = page.text_content("#text-view")
+    assert first_text != final_text
+    page.click("#last")
+    assert page.text_content("#text-view") == final_text
+    last_url = page.url
+    assert f"version={seen}" in last_url
+    page.goto(last_url)
+    page.wait_for_selector("#board .clearing")
+    page.wait_for_function(
+        # the whole history has arrived (the deep link shows its step while it streams in)
+        f"document.querySelector('#version').textContent.includes('version {seen} of {seen}')"
+    )
+    assert page.text_content("#text-view") == final_text
+    page.click("#prev")
+    assert page.text_content("#text-view") != final_text or "version=" in page.url
+    shoot(page, output, "3-replay")
+    page.close()

@@ -1,0 +1,103 @@
+// Everything around the map: the score track, the round and turn strip, deck and discard,
+// each seat's board, the viewer's hand, the score chart.
+
+import { factionLabel, TEAM_COLOUR } from './board';
+import { itemName, seatName, suitName, teamName } from './model';
+import { html, svg } from './svg';
+
+const TURN_ORDER = ['A1', 'B1', 'A2', 'B2', 'A3', 'B3'];
+
+export function scoreTrack(view: any): HTMLElement {
+  const box = html('div', { class: 'score-track', 'aria-label': 'score track 0 to 90' });
+  for (const team of ['A', 'B']) {
+    const total = team === 'A' ? view.score_a : view.score_b;
+    const bar = html('div', { class: 'track' });
+    for (const s of view.seats ?? []) {
+      if (teamName(s.team) !== team || !s.vp) continue;
+      const part = html('span', { class: 'part', style: `width:${(100 * s.vp) / 90}%;background:${TEAM_COLOUR[team]}`, title: `${seatName(s.seat)} ${s.vp}` }, `${seatName(s.seat)} ${s.vp}`);
+      bar.append(part);
+    }
+    box.append(html('div', { class: 'track-row' }, html('b', {}, `Team ${team}: ${total}`), bar));
+  }
+  return box;
+}
+
+export function turnStrip(view: any, lineupSeats: string[]): HTMLElement {
+  const strip = html('div', { class: 'turn-strip' });
+  strip.append(html('span', { class: 'round' }, `Round ${view.round} of ${view.max_rounds ?? ''}`.replace(/ of $/, '')));
+  const turn = seatName(view.turn_seat);
+  const acting = seatName(view.to_act);
+  const decision = view.decision && seatName(view.decision.seat) ? view.decision : null;
+  for (const seat of TURN_ORDER) {
+    if (!lineupSeats.includes(seat)) continue;
+    const classes = ['seat', `team-${seat[0]}`];
+    if (seat === turn) classes.push('turn');
+    if (seat === acting) classes.push('acting');
+    const cell = html('span', { class: classes.join(' '), 'data-seat': seat }, seat);
+    if (decision && seatName(decision.seat) === seat) cell.append(html('small', {}, ` decides: ${decision.kind}`));
+    strip.append(cell);
+  }
+  strip.append(html('span', { class: 'deck' }, `deck ${view.deck_count} · discard ${(view.discard ?? []).length} · ${view.phase ?? ''} ${view.step ?? ''}`));
+  if (view.winner) strip.append(html('strong', { class: 'winner', id: 'winner' }, `Winner: ${view.winner === 'draw' ? 'a draw' : 'team ' + view.winner}`));
+  return strip;
+}
+
+export function seatBoards(view: any, cards: Record<string, any>): HTMLElement {
+  const box = html('div', { class: 'seat-boards' });
+  for (const s of view.seats ?? []) {
+    const seat = seatName(s.seat);
+    const team = teamName(s.team);
+    const card = html('div', { class: 'seat-board', style: `border-color:${TEAM_COLOUR[team]}`, 'data-seat': seat });
+    card.append(html('h4', {}, `${seat} · ${factionLabel(s)} · ${s.vp} VP`));
+    const lines: string[] = [`hand ${s.hand_count}`];
+    if ((s.crafted_items ?? []).length) lines.push(`crafted: ${s.crafted_items.map(itemName).join(', ')}`);
+    if ((s.play_area ?? []).length) lines.push(`in play: ${s.play_area.map((c: string) => cards[c]?.name ?? c).join(', ')}`);
+    const supply = (s.supply ?? []).map((p: any) => `${p.kind} ${p.count}`).join(', ');
+    if (supply) lines.push(`supply: ${supply}`);
+    if (s.eyrie) {
+      lines.push(`leader: ${s.eyrie.leader || '—'}`);
+      for (const col of s.eyrie.decree ?? []) lines.push(`Decree ${col.column}: ${(col.cards ?? []).map((c: string) => cards[c]?.name ?? c).join(', ') || '—'}`);
+    }
+    if (s.alliance) {
+      const sup = (s.alliance.supporters ?? []).length ? ` (${s.alliance.supporters.map((c: string) => cards[c]?.name ?? c).join(', ')})` : '';
+      lines.push(`supporters ${s.alliance.supporters_count}${sup} · officers ${s.alliance.officers}`);
+      lines.push(`bases left: ${(s.alliance.bases_left ?? []).map(suitName).join(', ') || 'none'}`);
+    }
+    if (s.vagabond) {
+      const v = s.vagabond;
+      lines.push(`at ${v.location} · items ${v.item_load}/${v.item_limit}`);
+      lines.push('items: ' + (v.items ?? []).map((i: any) => itemName(i.item) + (i.damaged ? ' (damaged)' : '') + (i.exhausted ? ' (exhausted)' : '')).join(', '));
+      lines.push('relationships: ' + (v.relationships ?? []).map((r: any) => `${seatName(r.seat)} ${r.level}`).join(', '));
+    }
+    for (const l of lines) card.append(html('div', {}, l));
+    box.append(card);
+  }
+  return box;
+}
+
+export function handOf(view: any, cards: Record<string, any>): HTMLElement {
+  const me = (view.seats ?? []).find((s: any) => s.seat === view.viewer);
+  const box = html('div', { class: 'hand', id: 'hand' });
+  if (!me) return box;
+  box.append(html('h3', {}, `Your hand (${(me.hand ?? []).length})`));
+  for (const id of me.hand ?? []) {
+    const c = cards[id];
+    box.append(html('span', { class: `card suit-${suitName(c?.suit)}`, title: c?.text ?? '' }, `${c?.name ?? id} (${suitName(c?.suit)})`));
+  }
+  return box;
+}
+
+export function scoreChart(perRound: { round: number; a: number; b: number }[]): SVGSVGElement {
+  const root = svg('svg', { viewBox: '0 0 320 140', class: 'chart', role: 'img', 'aria-label': 'score per round' }) as SVGSVGElement;
+  const max = Math.max(10, ...perRound.map((r) => Math.max(r.a, r.b)));
+  const xOf = (i: number) => 30 + (i * 280) / Math.max(1, perRound.length - 1);
+  const yOf = (v: number) => 120 - (v * 100) / max;
+  root.append(svg('line', { x1: 30, y1: 120, x2: 310, y2: 120, class: 'axis' }));
+  for (const team of ['a', 'b'] as const) {
+    const pts = perRound.map((r, i) => `${xOf(i)},${yOf(r[team])}`).join(' ');
+    root.append(svg('polyline', { points: pts, fill: 'none', stroke: TEAM_COLOUR[team.toUpperCase()], 'stroke-width': 3 }));
+  }
+  perRound.forEach((r, i) => root.append(svg('text', { x: xOf(i), y: 136, 'text-anchor': 'middle', class: 'tick' }, `R${r.round}`)));
+  root.append(svg('text', { x: 4, y: 16, class: 'tick' }, `${max}`));
+  return root;
+}
