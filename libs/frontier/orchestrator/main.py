@@ -36,6 +36,7 @@ async def run(
         name="frontier-orchestrator",
         replicas=settings.nats_replicas,
         timeout_s=settings.call_timeout_s,
+        max_age_s=settings.stream_max_age_s,
     )
     clients = DomainClients(settings)
     address = (

@@ -13,6 +13,14 @@ On a JetStream cluster the stream and the buckets are created with ``replicas`` 
 (``FRONTIER_NATS_REPLICAS``: 3 on a three-node cluster), so that an acknowledged write is on
 a majority of the nodes.  The replica count is fixed when a stream or bucket is created: one
 that already exists keeps its own (``nats stream edit`` changes it).
+
+Retention (``FRONTIER_STREAM_MAX_AGE_S``, 0 = keep for ever) is the one setting that is
+applied to an existing stream too: every service sets the event stream's and the match
+buckets' (matches, snapshots, standing answers) maximum age on start-up, so changing it
+takes effect with the next start instead of failing.  Each entry then expires that long
+after it was written.  A match's record is the first thing written for it, so it is the
+first to expire: from then on the match is unknown (NOT_FOUND), never half loaded, and its
+remaining batches and snapshot follow within the match's own duration.
 """
 
 from __future__ import annotations
@@ -50,6 +58,7 @@ MATCHES_BUCKET = "frontier-matches"
 SNAPSHOTS_BUCKET = "frontier-snapshots"
 LEASES_BUCKET = "frontier-leases"
 STANDING_BUCKET = "frontier-standing"
+DUPLICATE_WINDOW_S = 120.0  # how long a retried publish is recognised (JetStream's default)
 WRONG_LAST_SEQUENCE = 10071  # JetStream error code: expected last subject sequence mismatch
 
 
@@ -82,11 +91,21 @@ class StoredBatch:
 class Bus:
     """One NATS connection with the JetStream objects Frontier uses."""
 
-    def __init__(self, nc: Client, js: JetStreamContext, stream: str, replicas: int = 1) -> None:
+    def __init__(
+        self,
+        nc: Client,
+        js: JetStreamContext,
+        stream: str,
+        replicas: int = 1,
+        max_age_s: float | None = None,
+    ) -> None:
         self.nc = nc
         self.js = js
         self.stream = stream
         self.replicas = replicas
+        # retention of the stream and match buckets (0: for ever); None: a reader that
+        # leaves whatever the services set alone
+        self.max_age_s = max_age_s
         self._matches: KeyValue | None = None
         self._snapshots: KeyValue | None = None
         self._standing: KeyValue | None = None
@@ -99,11 +118,12 @@ class Bus:
         name: str = "",
         timeout_s: float = 5.0,
         replicas: int = 1,
+        max_age_s: float | None = None,
     ) -> Bus:
         """Connect (reconnecting for ever after a loss); every JetStream and KV request
         then waits at most ``timeout_s`` for its answer.  ``url`` may list several servers
         of one cluster, comma-separated: the client starts with any that answers and learns
-        the others from the cluster."""
+        the others from the cluster.  ``max_age_s`` is the retention (see the module)."""
         nc = await nats.connect(
             servers_of(url),
             name=name or "frontier",
@@ -111,7 +131,7 @@ class Bus:
             reconnect_time_wait=0.5,
             connect_timeout=5,
         )
-        bus = cls(nc, nc.jetstream(timeout=timeout_s), stream, replicas)
+        bus = cls(nc, nc.jetstream(timeout=timeout_s), stream, replicas, max_age_s)
         await bus.ensure()
         return bus
 
@@ -126,7 +146,7 @@ class Bus:
                         name=self.stream,
                         subjects=[ALL_EVENTS],
                         storage=StorageType.FILE,
-                        duplicate_window=120.0,
+                        duplicate_window=DUPLICATE_WINDOW_S,
                         num_replicas=self.replicas,
                     )
                 )
@@ -141,26 +161,45 @@ class Bus:
                         f"cannot create the JetStream stream {self.stream} with "
                         f"{self.replicas} replica(s): {exc.description}"
                     ) from exc
-        self._matches = await self._bucket(MATCHES_BUCKET)
-        self._snapshots = await self._bucket(SNAPSHOTS_BUCKET)
-        self._standing = await self._bucket(STANDING_BUCKET)
+        await self._retain(self.stream)
+        self._matches = await self._bucket(MATCHES_BUCKET, retained=True)
+        self._snapshots = await self._bucket(SNAPSHOTS_BUCKET, retained=True)
+        self._standing = await self._bucket(STANDING_BUCKET, retained=True)
 
-    async def _bucket(self, name: str) -> KeyValue:
+    async def _retain(self, stream: str) -> None:
+        """Give an existing stream (or a bucket's ``KV_<name>`` stream) this bus's max age."""
+        if self.max_age_s is None:
+            return
+        info = await self.js.stream_info(stream)
+        current = info.config.max_age or 0.0
+        if abs(current - self.max_age_s) < 0.001:
+            return
+        info.config.max_age = self.max_age_s
+        # JetStream wants the duplicate window within the max age (only tests go that low)
+        info.config.duplicate_window = min(DUPLICATE_WINDOW_S, self.max_age_s or DUPLICATE_WINDOW_S)
+        await self.js.update_stream(info.config)
+        log.info("stream %s: max age %g s -> %g s (0: for ever)", stream, current, self.max_age_s)
+
+    async def _bucket(self, name: str, retained: bool = False) -> KeyValue:
+        """The bucket, created if missing; ``retained``: its entries expire after max age."""
         try:
-            return await self.js.key_value(name)
+            bucket = await self.js.key_value(name)
         except (BucketNotFoundError, NotFoundError):
             try:
-                return await self.js.create_key_value(
+                bucket = await self.js.create_key_value(
                     bucket=name, history=1, replicas=self.replicas
                 )
             except APIError as exc:
                 try:
-                    return await self.js.key_value(name)
+                    bucket = await self.js.key_value(name)
                 except (BucketNotFoundError, NotFoundError):
                     raise RuntimeError(
                         f"cannot create the KV bucket {name} with {self.replicas} "
                         f"replica(s): {exc.description}"
                     ) from exc
+        if retained:
+            await self._retain(f"KV_{name}")
+        return bucket
 
     async def close(self) -> None:
         if not self.nc.is_closed:

@@ -86,6 +86,12 @@ class ServiceSettings(TlsSettings):
         description="copies of the event stream and KV buckets (3 on a 3-node cluster)",
     )
     stream: str = Field(default="FRONTIER_EVENTS", description="JetStream stream of events")
+    stream_max_age_s: float = Field(
+        default=0.0,
+        ge=0,
+        description="retention: the event stream's and the match buckets' entries expire "
+        "this long after they were written (0: kept for ever); every service must agree",
+    )
     call_timeout_s: float = Field(default=5.0, gt=0, le=120, description="gRPC call deadline")
     catch_up_wait_s: float = Field(
         default=0.05, ge=0, le=5, description="how long a lagging projection waits for NATS"
@@ -150,3 +156,15 @@ class OrchestratorSettings(ServiceSettings):
     max_matches: int = Field(
         default=1000, ge=1, description="unfinished matches one orchestrator hosts at most"
     )
+
+    @model_validator(mode="after")
+    def _retention_outlives_idle_matches(self) -> OrchestratorSettings:
+        # an unfinished match must end (abandoned at worst) long before its record expires
+        if self.stream_max_age_s > 0 and not 0 < self.idle_timeout_s < self.stream_max_age_s:
+            raise ValueError(
+                f"FRONTIER_STREAM_MAX_AGE_S={self.stream_max_age_s:g} needs a shorter "
+                f"FRONTIER_IDLE_TIMEOUT_S (now {self.idle_timeout_s:g}, 0 = never), or "
+                "unfinished matches would expire under their players: choose a max age "
+                "much longer than the idle timeout and the longest match"
+            )
+        return self
