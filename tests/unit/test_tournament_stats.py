@@ -98,9 +98,9 @@ def test_scores_by_round_are_taken_at_each_round_end_and_at_the_match_end() -> N
 
 
 def test_a_seeded_match_adds_up_with_its_final_state() -> None:
-    # Random bots on the default lineup, seed 7: team B crafts two contraband items on the
-    # rival map, carries them three times, and scores one at home.
-    config = make_config(seed=7, lineup=DEFAULT)
+    # Random bots on the default lineup, seed 9: team B crafts three contraband items on the
+    # rival map (carrying none), team A collects a dropped one and carries it once.
+    config = make_config(seed=9, lineup=DEFAULT)
     result = play_match(config, seat_bots(config, lambda s: make_bot("random", s)))
     vp = {seat.value: result.state.seats[seat].vp for seat in config.seats()}
     stats = match_stats(result.events, vp)
@@ -108,10 +108,11 @@ def test_a_seeded_match_adds_up_with_its_final_state() -> None:
     assert len(stats.rounds) == result.rounds
     for team in Team:
         assert sum(n for seat, n in vp.items() if seat[0] == team.value) == result.scores[team]
-    b = stats.mechanics[Team.B]
-    assert (b["contraband_crafted"], b["contraband_carried"], b["contraband_scored"]) == (2, 3, 1)
+    a, b = stats.mechanics[Team.A], stats.mechanics[Team.B]
+    assert (b["contraband_crafted"], b["contraband_carried"], b["contraband_scored"]) == (3, 0, 0)
+    assert (a["contraband_collected"], a["contraband_carried"]) == (1, 1)
     validated = [e for e in result.events if e.kind is EventKind.CONTRABAND_VALIDATED]
-    assert b["contraband_scored"] == len(validated)
+    assert a["contraband_scored"] + b["contraband_scored"] == len(validated)
 
 
 def test_mechanic_tally_share_and_mean() -> None:

@@ -105,7 +105,8 @@ def check_view(state: State, viewer: Seat | None) -> None:
             supporters = st_.extra.supporters  # type: ignore[union-attr]
             assert board_kind == "alliance"
             assert s.alliance.supporters_count == len(supporters)
-            assert list(s.alliance.supporters) == (sorted(supporters) if visible else [])
+            # R4: team_hands_visible shows hands and nothing more; supporters stay the owner's
+            assert list(s.alliance.supporters) == (sorted(supporters) if viewer is seat else [])
         elif st_.faction is Faction.VAGABOND:
             vb = st_.extra
             assert board_kind == "vagabond"
