@@ -6,8 +6,8 @@ and validated when carried home.
   clearing (``Command.to``): when the crafter has warriors in some used clearing it must name
   one of those, and its warriors there carry the item; with none it names any used clearing
   and the item is dropped there.  The Alliance always drops it (Revolutionary Agent, R21).
-  A Vagabond has no warriors: its hammers crafting on the rival map always drop the item in
-  its clearing, where its torch may pick it up (R20) and carry it home in the Satchel.
+  A Vagabond has no warriors: its hammers crafting on the rival map put the item straight into
+  its Satchel as its team's contraband (R16, added), carried home like a torch pick-up (R20).
 * **Carrying (R17).**  Warriors are counted, not individual, so contraband is carried by a
   *seat* in a clearing (``State.carried``: clearing -> seat -> items).  Every warrior move
   (march, Decree move, Alliance move, Cobbler, Vanguard Leader's ally) of ``k`` of that seat's
