@@ -23,18 +23,18 @@ and validated when carried home.
   for 1 move: the Marquise as one move of a march (the first move starts a march action, the
   second ends it), the Eyrie by resolving a Move Decree card whose suit matches the clearing
   (birds wild; the clearing's own suit is spent first, which never leaves fewer options); never
-  the Alliance, whose allies carry its items (R21, revised).  Cobbler's move is not offered for
-  it.  A collected item keeps its crafter: the Alliance's items carried home by its Marquise or
-  Eyrie teammate count as crafted by the Alliance (R21) and score for the team.  A rival may
-  collect it too, to keep it from its team: it carries it like its own (it drops again when that
-  carrier is removed) but never validates it.  Contraband is only validated by crossing a bridge
-  onto its team's home map: an item that lies on its own team's home map (a rival carried it
-  there) must be taken back across a bridge and home again.
+  the Alliance, whose allies carry its items (R21, revised).  Cobbler's move may collect it
+  too (R33).  A collected item keeps its crafter: the Alliance's items carried home by its
+  Marquise or Eyrie teammate count as crafted by the Alliance (R21) and score for the team.  A
+  rival may collect it too, to keep it from its team: it carries it like its own (it drops again
+  when that carrier is removed) but never validates it.  Contraband is only validated by
+  crossing a bridge onto its team's home map: an item that lies on its own team's home map (a
+  rival carried it there) must be taken back across a bridge and home again.
 * **Seizure (R19).**  A warrior of the team whose home map holds a dropped item of the *other*
   team may spend 1 battle action against it (a Marquise battle action, an Eyrie Battle Decree
   card matching the clearing, an Alliance battle operation): the item goes to the crate, out
-  of the game, and the seizer's team scores 1 VP.  A Vagabond has no warriors and never seizes;
-  Command Warren's free battle is not offered for it.
+  of the game, and the seizer's team scores 1 VP.  Command Warren's battle may seize it too
+  (R33).  A Vagabond has no warriors and never seizes.
 * **The Vagabond (R20).**  The torch pick-up lives in ``factions/vagabond.py``; its own team's
   item is marked contraband in the Satchel and is validated when the pawn crosses a bridge
   onto the home map (move or slip): the team scores as above, the item stays in the Satchel.
