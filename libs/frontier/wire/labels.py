@@ -147,11 +147,21 @@ def label(cmd: Command) -> str:
         "with_places": (
             " with " + ", ".join(_place(c) for c in cmd.clearings) if cmd.clearings else ""
         ),
-        "along": f", taking {cmd.target} along" if cmd.target else "",
+        "along": _along(cmd),
         "spending": f", spending {_cards(cmd.cards)}" if cmd.cards else "",
         "cards_or_show": _cards(cmd.cards) if cmd.cards else "nothing: show the hand",
     }
     return template.format(**values)
+
+
+def _along(cmd: Command) -> str:
+    """The warriors a Vagabond's move takes along: 1 of an ally (Vanguard Leader, count 0) or
+    ``count`` of an Allied rival (R34)."""
+    if not cmd.target:
+        return ""
+    if cmd.count:
+        return f", taking {cmd.count} warrior{'' if cmd.count == 1 else 's'} of {cmd.target} along"
+    return f", taking {cmd.target} along"
 
 
 def legal_command_to_proto(cmd: Command, key: str | None = None) -> types_pb2.LegalCommand:
