@@ -34,7 +34,7 @@ TEMPLATES: dict[CommandKind, str] = {
     _K.END_PHASE: "End this step",
     _K.DISCARD: "Discard {cards}",
     _K.MARCH: "March {warriors} {place} → {to}{fee}",
-    _K.RECRUIT: "Recruit",
+    _K.RECRUIT: "Recruit{at}",
     _K.BUILD: "Build a {piece} in {place}",
     _K.OVERWORK: "Overwork in {place}, spending {cards}",
     _K.EXTRA_ACTION: "Spend {cards} for an extra action",
@@ -148,6 +148,7 @@ def label(cmd: Command) -> str:
             " with " + ", ".join(_place(c) for c in cmd.clearings) if cmd.clearings else ""
         ),
         "along": _along(cmd),
+        "at": f": a warrior at {_place(cmd.clearing)}" if cmd.clearing else "",
         "spending": f", spending {_cards(cmd.cards)}" if cmd.cards else "",
         "cards_or_show": _cards(cmd.cards) if cmd.cards else "nothing: show the hand",
     }
