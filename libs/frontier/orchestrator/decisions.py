@@ -8,6 +8,15 @@ default command when the deadline passes.  Those automatic answers come from the
 takeover), and go through the same commit path as every other command, with a command id
 derived from the decision (``timeout:<seat>:<version>``...), so a retried answer is the
 same command and nothing depends on the referee's memory.
+
+A built-in bot thinks for a while (the search bot tens to hundreds of milliseconds), so it
+thinks in a worker thread of a bounded pool (``FRONTIER_BOT_THREADS``), holding neither the
+event loop nor the match's lock: the server goes on answering every other call and match
+meanwhile.  The bot reads the match's state object of that moment, which nothing changes
+afterwards (a commit replaces ``hosted.state`` with a new object, never edits it), and its
+choice is committed only if, under the lock again, the match still waits on the same seat at
+the same version and the built-in bot still answers it; otherwise it is discarded and the
+referee looks again.
 """
 
 from __future__ import annotations
@@ -17,10 +26,11 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 from frontier.bots import default_command, make_bot
 from frontier.bots.standing import choose
-from frontier.engine import Seat, to_act
+from frontier.engine import Command, Seat, State, to_act
 from frontier.runtime.errors import ServiceError
 
 from . import referee
@@ -34,6 +44,8 @@ log = logging.getLogger("frontier.orchestrator")
 # service down, NATS unreachable): it doubles up to the maximum, and resets on success.
 RETRY_FIRST_S = 0.1
 RETRY_MAX_S = 2.0
+
+DEFAULT_BOT_THREADS = 2  # worker threads the built-in bots think in (FRONTIER_BOT_THREADS)
 
 _KIND = {
     referee.TIMEOUT: "timeout",
@@ -73,10 +85,20 @@ class Decisions:
         commits: CommitPath,
         is_hosted: Callable[[HostedMatch], bool],
         draining: Callable[[], bool],
+        bot_threads: int = DEFAULT_BOT_THREADS,
     ) -> None:
+        if bot_threads < 1:
+            raise ValueError(f"the built-in bots need at least 1 thread, got {bot_threads}")
         self.commits = commits
         self.is_hosted = is_hosted  # still ours (not dropped or unloaded meanwhile)
         self.draining = draining
+        self.thinking = ThreadPoolExecutor(bot_threads, thread_name_prefix="frontier-bot")
+        self.discarded = 0  # bot choices thrown away because the decision changed meanwhile
+
+    def close(self) -> None:
+        """Drop the bot choices not started yet; one under way finishes in its thread and
+        is never committed (its referee was cancelled first)."""
+        self.thinking.shutdown(wait=False, cancel_futures=True)
 
     async def answer(self, hosted: HostedMatch, seat: Seat, decision_id: str, legal_id: str) -> str:
         """A bot's answer; returns "" when accepted, else why not (the decision stays open)."""
@@ -166,22 +188,64 @@ class Decisions:
     async def _answer_for(
         self, hosted: HostedMatch, version: int, seat: Seat, by: AnsweredBy
     ) -> None:
+        if by == referee.BUILT_IN_BOT:
+            await self._bot_answer(hosted, version, seat)
+            return
         async with hosted.lock:
-            state = hosted.state
-            if state.version != version or to_act(state) is not seat or hosted.abandoned:
-                return  # answered (or abandoned) meanwhile
-            if by != referee.TIMEOUT and automatic(hosted, seat) != by:
-                return  # the standing answers changed meanwhile: look again
+            if not _still_open(hosted, version, seat, by):
+                return  # answered, abandoned or no longer automatic meanwhile: look again
             legal = hosted.legal(seat).commands
             if by == referee.TIMEOUT:
                 cmd = default_command(legal)
-            elif by == referee.STANDING_ANSWER:
-                policy = hosted.standing[seat][state.decisions[0].kind]
-                cmd = choose(policy, legal)
             else:
-                # a fresh bot per decision, seeded by match, seat and version: a retried
-                # answer is the same command, and nothing depends on bot state in memory
-                seed = int(hosted.match_id[:15], 16) + 7919 * version + list(Seat).index(seat)
-                name = hosted.seats.bots.get(seat.value, hosted.clock.takeover_bot)
-                cmd = make_bot(name, seed).choose(state, seat, legal)
+                policy = hosted.standing[seat][hosted.state.decisions[0].kind]
+                cmd = choose(policy, legal)
             await self.commits.commit(hosted, seat, cmd, f"{_KIND[by]}:{seat.value}:{version}", by)
+
+    async def _bot_answer(self, hosted: HostedMatch, version: int, seat: Seat) -> None:
+        """The built-in bot's answer: chosen in the pool, committed if still wanted."""
+        by = referee.BUILT_IN_BOT
+        async with hosted.lock:  # no commit half done: the state and legal list agree
+            if not _still_open(hosted, version, seat, by):
+                return
+            state = hosted.state
+            legal = list(hosted.legal(seat).commands)
+            name = bot_name(hosted, seat)
+        loop = asyncio.get_running_loop()
+        cmd = await loop.run_in_executor(
+            self.thinking, think, name, bot_seed(hosted.match_id, version, seat), state, seat, legal
+        )
+        async with hosted.lock:
+            if (
+                hosted.state is not state
+                or not _still_open(hosted, version, seat, by)
+                or bot_name(hosted, seat) != name
+            ):
+                self.discarded += 1
+                log.debug("match %s: the bot's choice for %s came too late", hosted.match_id, seat)
+                return
+            await self.commits.commit(hosted, seat, cmd, f"{_KIND[by]}:{seat.value}:{version}", by)
+
+
+def _still_open(hosted: HostedMatch, version: int, seat: Seat, by: AnsweredBy) -> bool:
+    """Whether the match still waits on ``seat`` at ``version``, answered by ``by``."""
+    state = hosted.state
+    if state.version != version or to_act(state) is not seat or hosted.abandoned:
+        return False
+    return by == referee.TIMEOUT or automatic(hosted, seat) == by
+
+
+def bot_name(hosted: HostedMatch, seat: Seat) -> str:
+    """The built-in bot that plays ``seat``: its bot seat's, else the takeover bot."""
+    return hosted.seats.bots.get(seat.value, hosted.clock.takeover_bot)
+
+
+def bot_seed(match_id: str, version: int, seat: Seat) -> int:
+    """A fresh bot per decision, seeded by match, seat and version: a retried answer is the
+    same command, and nothing depends on bot state in memory."""
+    return int(match_id[:15], 16) + 7919 * version + list(Seat).index(seat)
+
+
+def think(name: str, seed: int, state: State, seat: Seat, legal: list[Command]) -> Command:
+    """The bot's choice (run in a worker thread: it only reads ``state``)."""
+    return make_bot(name, seed).choose(state, seat, legal)

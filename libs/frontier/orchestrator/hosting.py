@@ -31,7 +31,7 @@ from frontier.runtime.seats import SEAT_BOT, SEAT_HELD, SEAT_OPEN, SeatArrangeme
 
 from .clients import DomainClients
 from .commit import CommitPath
-from .decisions import Decisions
+from .decisions import DEFAULT_BOT_THREADS, Decisions
 from .hosted import (
     HostedMatch,
     MatchSummary,
@@ -73,6 +73,7 @@ class Hosting:
         settle_wait_s: float = 5.0,
         idle_timeout_s: float = 0.0,
         max_matches: int = 1000,
+        bot_threads: int = DEFAULT_BOT_THREADS,
     ) -> None:
         self.bus = bus
         self.finished_ttl_s = finished_ttl_s
@@ -87,7 +88,9 @@ class Hosting:
         self._loading: dict[str, asyncio.Lock] = {}
         self.draining = False
         self.commits = CommitPath(bus, clients, snapshot_every, self._drop, settle_wait_s)
-        self.decisions = Decisions(self.commits, self._is_hosted, lambda: self.draining)
+        self.decisions = Decisions(
+            self.commits, self._is_hosted, lambda: self.draining, bot_threads
+        )
 
     async def create_match(
         self,
@@ -381,4 +384,5 @@ class Hosting:
             for match_id in list(self.leases.held):
                 with contextlib.suppress(Exception):
                     await self.leases.release(match_id)
+        self.decisions.close()
         await self.commits.close()

@@ -52,6 +52,7 @@ async def run(
         settle_wait_s=settings.call_timeout_s,
         idle_timeout_s=settings.idle_timeout_s,
         max_matches=settings.max_matches,
+        bot_threads=settings.bot_threads,
     )
     unwatch = watch_matches(core.matches)  # the gauges of hosted matches (metrics.py)
     peers = Peers(settings.call_timeout_s, settings)

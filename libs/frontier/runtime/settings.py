@@ -156,6 +156,13 @@ class OrchestratorSettings(ServiceSettings):
     max_matches: int = Field(
         default=1000, ge=1, description="unfinished matches one orchestrator hosts at most"
     )
+    bot_threads: int = Field(
+        default=2,
+        ge=1,
+        le=64,
+        description="worker threads the built-in bots (bot seats, takeovers) think in, off "
+        "the event loop; more matches' bots wait their turn",
+    )
 
     @model_validator(mode="after")
     def _retention_outlives_idle_matches(self) -> OrchestratorSettings:
