@@ -12,7 +12,7 @@ import pytest
 
 from frontier.bots import SearchBot, bot_names, make_bot
 from frontier.bots import search as search_module
-from frontier.bots.evaluation import evaluate, horizon
+from frontier.bots.evaluation import carried_share, evaluate, horizon, steps_home
 from frontier.bots.sdk import STRATEGIES, Choice, Decision, SearchStrategy
 from frontier.bots.search import time_limit_ms
 from frontier.engine import (
@@ -29,6 +29,7 @@ from frontier.engine import (
 from frontier.engine.lineup import R2_DEFAULT_LINEUP
 from frontier.engine.model import Item
 from frontier.engine.state import DroppedItem
+from frontier.engine.vagabond_state import VagabondState, VItem
 from frontier.engine.view import view
 from frontier.orchestrator.referee import ClockConfig
 from frontier.play.match_runner import play_match, seat_bots
@@ -171,3 +172,42 @@ def test_evaluation_counts_score_contraband_and_the_horizon() -> None:
     assert horizon(state) < first
     state.winner = "A"
     assert evaluate(state, Team.A) > with_item + 10
+
+
+def test_contraband_is_worth_more_the_nearer_its_carrier_is_to_home() -> None:
+    steps = steps_home(Team.A)  # team A's home is autumn: its way home ends on winter's bridges
+    assert steps["winter.mound"] == steps["winter.spire"] == 0
+    assert steps["autumn.quarry"] == 1  # over the bridge: on the home map already
+    far = max((c for c in steps if c.startswith("winter.")), key=steps.__getitem__)
+    assert steps[far] >= 2
+    assert carried_share(Team.A, "winter.mound") > carried_share(Team.A, far) > 0
+    state = initial_state(make_config(seed=1, lineup=R2_DEFAULT_LINEUP))
+    state.round = 1
+    base = evaluate(state, Team.A)
+    values = []
+    for place in ("winter.mound", far):
+        state.carried.clear()
+        state.carried[place] = {Seat.A1: [DroppedItem(Item.SWORD, Team.A, Seat.A1)]}
+        values.append(evaluate(state, Team.A) - base)
+    assert values[0] > values[1] > 0
+
+
+def test_the_vagabonds_satchel_contraband_is_valued_by_the_pawns_way_home() -> None:
+    state = initial_state(make_config(seed=1, lineup=R2_DEFAULT_LINEUP))
+    state.round = 1
+    vagabond = next(s for s, st in state.seats.items() if isinstance(st.extra, VagabondState))
+    team = vagabond.team
+    vs = state.seats[vagabond].extra
+    assert isinstance(vs, VagabondState)
+    rival_map = "winter" if team is Team.A else "autumn"
+    steps = steps_home(team)
+    near = min((c for c in steps if c.startswith(rival_map + ".")), key=steps.__getitem__)
+    far = max((c for c in steps if c.startswith(rival_map + ".")), key=steps.__getitem__)
+    vs.items.append(VItem(Item.SWORD, contraband=True, crafter=vagabond.value))
+    values = []
+    for place in (near, far):
+        vs.location = place
+        values.append(evaluate(state, team))
+    vs.items.pop()
+    without = evaluate(state, team)
+    assert values[0] > values[1] > without

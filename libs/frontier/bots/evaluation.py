@@ -8,10 +8,12 @@ out to the end.  The judgement knows the variant:
 * **the 6-round horizon**: pieces and cards are worth points only while there are turns
   left to use them, so their weight shrinks with the rounds left (in the last round, only
   points count);
-* **contraband in transit** (R16-R21): an own item carried by own warriors is worth part of
-  the points it scores once carried home, more when its carrier already stands on a Border
-  Bridge clearing; an own dropped item is worth less (the rival may seize it), and a rival
-  item dropped on the team's home map is a point to seize;
+* **contraband in transit** (R16-R21): an own item carried by own warriors (or in the own
+  Vagabond's Satchel) is worth a share of the points it scores once carried home, the larger
+  the fewer steps its carrier still has to go to a Border Bridge onto the home map
+  (:func:`steps_home`): the search's horizon is one turn, and this gradient is what leads a
+  carrier home over several turns; an own dropped item is worth less (the rival may seize
+  it), and a rival item dropped on the team's home map is a point to seize;
 * **the Border Bridges** (R6): holding a bridge clearing keeps the way home open;
 * the usual Root material: buildings (they score each turn), tokens, warriors, cards.
 
@@ -22,6 +24,8 @@ gives the same value whatever the sample.
 """
 
 from __future__ import annotations
+
+from functools import cache
 
 from frontier.engine.board import BRIDGES, HOME_MAP, board
 from frontier.engine.contraband import printed_item_vp
@@ -35,8 +39,9 @@ BUILDING = 1.0  # a building on the map, at the start of the match
 TOKEN = 0.5
 WARRIOR_VALUE = 0.3
 CARD = 0.35
-CARRIED = 0.5  # of an own contraband item's points, carried by own warriors
-CARRIED_ON_BRIDGE = 0.75  # ... by warriors standing on a bridge clearing
+CARRIED_ON_BRIDGE = 0.8  # of an own contraband item's points, its carrier one step from home
+CARRIED_STEP = 0.1  # ... less for each further step to go
+CARRIED_MIN = 0.3  # ... but never less than this
 DROPPED = 0.2  # of an own item's points, lying in a clearing
 SEIZABLE = 0.4  # a rival item on the own home map: 1 point to seize (R19)
 BRIDGE = 0.4  # holding a bridge clearing (more own warriors there than the rival's)
@@ -89,23 +94,54 @@ def evaluate(state: State, team: Team) -> float:
     return value + h * (material + bridges) + _contraband(state, team)
 
 
+@cache
+def steps_home(team: Team) -> dict[str, int]:
+    """Each place's distance, in moves, to a crossing onto ``team``'s home map: 0 on the
+    rival map's end of a Border Bridge, a forest one more than its nearest clearing (a
+    Vagabond's pawn), the home map's clearings via the bridges (a rival item carried there
+    still has to leave and come back: it is rare and far)."""
+    b = board()
+    home = HOME_MAP[team]
+    starts = [end for pair in BRIDGES for end in pair if b.map_of(end) != home]
+    dist = dict.fromkeys(starts, 0)
+    frontier = list(starts)
+    while frontier:
+        nxt = []
+        for cid in frontier:
+            for other in b.adjacent[cid]:
+                if other not in dist:
+                    dist[other] = dist[cid] + 1
+                    nxt.append(other)
+        frontier = nxt
+    for forest, around in b.forests.items():
+        dist[forest] = 1 + min(dist[c] for c in around)
+    return dist
+
+
+def carried_share(team: Team, place: str) -> float:
+    """The share of an own item's points that the item is worth where its carrier stands."""
+    steps = steps_home(team).get(place, 0)
+    return max(CARRIED_MIN, CARRIED_ON_BRIDGE - CARRIED_STEP * steps)
+
+
 def _contraband(state: State, team: Team) -> float:
     """Points on the way: own items carried or dropped, rival items to seize (R16-R21)."""
     vp = printed_item_vp()
     value = 0.0
     for cid, per_seat in state.carried.items():
-        on_bridge = cid in _BRIDGE_CLEARINGS
         for seat, items in per_seat.items():
             for d in items:
-                share = CARRIED_ON_BRIDGE if on_bridge else CARRIED
+                share = carried_share(d.team, cid)
                 if TEAM_OF[seat] is not d.team:
                     share = DROPPED  # a rival carries it: it drops when that carrier falls
                 sign = 1.0 if d.team is team else -1.0
                 value += sign * share * vp[d.item]
     for seat, st in state.seats.items():  # a Vagabond's own contraband in its Satchel (R20)
         if isinstance(st.extra, VagabondState):
-            sign = 1.0 if TEAM_OF[seat] is team else -1.0
-            value += sign * CARRIED * sum(vp[i.item] for i in st.extra.items if i.contraband)
+            own = TEAM_OF[seat]
+            sign = 1.0 if own is team else -1.0
+            share = carried_share(own, st.extra.location)
+            value += sign * share * sum(vp[i.item] for i in st.extra.items if i.contraband)
     home = HOME_MAP
     b = board()
     for cid, items in state.dropped.items():
