@@ -18,7 +18,16 @@ from __future__ import annotations
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from frontier.engine import Command, CommandKind, EventKind, evolve, legal_commands, rng, to_act
+from frontier.engine import (
+    Command,
+    CommandKind,
+    Event,
+    EventKind,
+    evolve,
+    legal_commands,
+    rng,
+    to_act,
+)
 from frontier.engine.board import board
 from frontier.engine.hashing import state_hash
 from frontier.engine.sympathy import alliance_state
@@ -88,7 +97,7 @@ def test_R33_R34_vagabond_card_moves_battles_and_allied_rivals_keep_every_invari
     vagabonds = set(vagabond_seats(state))
     bot = KindFirstBot(bot_seed)
     r = rng.seed_state(bot_seed)  # half the time, an Allied rival's warriors go along (R34)
-    events = []
+    events: list[Event] = []
     removed = 0
     while not state.over:
         assert len(events) < 200_000, "the match does not end"
