@@ -7,10 +7,11 @@
   events rebuild the state, conservation, and no view or event shows a hidden card).
 * Cobbler's move and Command Warren's battle for a Vagabond (R33), and moving an Allied
   rival's warriors (R34): whole matches of the default lineup from positions where both
-  Vagabonds hold both cards and are Allied with a rival.  After every command: decide =
-  execute, every item in one place, contraband consistent, no event shows a hidden card to
-  a seat that may not see it; every view is checked whenever a seat answers one of those
-  decisions, and the whole match folds from its start.
+  Vagabonds hold both cards and are Allied with a rival.  After every command: the checks
+  of :func:`tests.property.test_default_lineup_playouts.play_out` (decide = execute, every
+  item in one place, contraband consistent), no event shows a hidden card to a seat that may
+  not see it, every view is checked whenever a Vagabond answers one of those decisions, and
+  the whole match folds from its start.
 """
 
 from __future__ import annotations
@@ -18,7 +19,15 @@ from __future__ import annotations
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from frontier.engine import Command, CommandKind, EventKind, evolve, legal_commands, rng, to_act
+from frontier.engine import (
+    Command,
+    CommandKind,
+    Event,
+    State,
+    evolve,
+    legal_commands,
+    rng,
+)
 from frontier.engine.board import board
 from frontier.engine.hashing import state_hash
 from frontier.engine.sympathy import alliance_state
@@ -27,13 +36,11 @@ from tests.contraband_helpers import A1, A3, B1, B2, B3, MOUND, QUARRY, full_mat
 from tests.engine_helpers import (
     A,
     KindFirstBot,
-    assert_items_conserved,
-    execute_as_decided,
     position,
     put,
     put_in_play,
 )
-from tests.property.test_default_lineup_playouts import check_contraband
+from tests.property.test_default_lineup_playouts import play_out
 from tests.property.test_playouts import (
     SEEDS,
     check_event_secrecy,
@@ -87,30 +94,27 @@ def test_R33_R34_vagabond_card_moves_battles_and_allied_rivals_keep_every_invari
     start = state.clone()
     vagabonds = set(vagabond_seats(state))
     bot = KindFirstBot(bot_seed)
-    r = rng.seed_state(bot_seed)  # half the time, an Allied rival's warriors go along (R34)
-    events = []
-    removed = 0
-    while not state.over:
-        assert len(events) < 200_000, "the match does not end"
-        seat = to_act(state)
-        assert seat is not None
-        legal = legal_commands(state, seat)
-        assert legal and len(set(legal)) == len(legal)
-        answering = bool(state.decisions) and state.decisions[0].kind in CARD_DECISIONS
-        shadow = state.clone()
+    r = rng.seed_state(bot_seed)
+
+    def choose(legal: list[Command]) -> Command:
+        """Half the time, an Allied rival's warriors go along when they may (R34)."""
+        nonlocal r
         along = [c for c in legal if c.kind is CommandKind.VAGABOND_MOVE and c.count]
         roll, r = rng.below(r, 2)
-        cmd = along[rng.below(r, len(along))[0]] if along and roll else bot.choose(legal)
-        got = execute_as_decided(state, cmd)
-        for event in got:
-            evolve(shadow, event)
-            check_event_secrecy(shadow, event)
-        if answering and seat in vagabonds:
-            check_view_secrecy(state)
-        removed += sum(1 for e in got if e.kind is EventKind.ITEM_REMOVED)
-        events += got
-        assert_items_conserved(state, removed)
-        check_contraband(state)
+        if along and roll:
+            i, r = rng.below(r, len(along))
+            return along[i]
+        return bot.choose(legal)
+
+    def check(before: State, got: list[Event], after: State) -> None:
+        d = before.decisions[0] if before.decisions else None
+        for event in got:  # ``before`` becomes ``after``, one event at a time
+            evolve(before, event)
+            check_event_secrecy(before, event)
+        if d is not None and d.kind in CARD_DECISIONS and d.seat in vagabonds:
+            check_view_secrecy(after)
+
+    events = play_out(state, choose, check)
     for event in events:
         evolve(start, event)
     assert state_hash(start) == state_hash(state)

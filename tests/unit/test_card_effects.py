@@ -278,15 +278,20 @@ def test_R33_cobbler_moves_the_vagabond_with_its_boots() -> None:
     assert not state.decisions or state.decisions[0].kind != "cobbler"
 
 
-def test_R33_command_warren_battles_with_the_vagabonds_sword() -> None:
+def _vagabond_daylight_starts_with_command_warren(sword: str) -> State:
     state = full_position(
         turn=A3,
         step="birdsong.cards",
         pieces={MOUND: {B1: {"warrior": 1}}},
-        vagabonds={A3: {"location": MOUND, "items": ["sword", "boots"]}},
+        vagabonds={A3: {"location": MOUND, "items": [sword, "boots"]}},
         in_play={A3: ["command_warren.1"]},
     )
     play(state, Command(CommandKind.END_PHASE, A3))
+    return state
+
+
+def test_R33_command_warren_battles_with_the_vagabonds_sword() -> None:
+    state = _vagabond_daylight_starts_with_command_warren("sword")
     d = state.decisions[0]
     assert (d.seat, d.kind) == (A3, "command_warren")
     battles = legal_of(state, CommandKind.BATTLE)
@@ -297,14 +302,7 @@ def test_R33_command_warren_battles_with_the_vagabonds_sword() -> None:
 
 
 def test_R33_command_warren_is_not_offered_to_a_vagabond_without_a_sword() -> None:
-    state = full_position(
-        turn=A3,
-        step="birdsong.cards",
-        pieces={MOUND: {B1: {"warrior": 1}}},
-        vagabonds={A3: {"location": MOUND, "items": ["sword/exhausted", "boots"]}},
-        in_play={A3: ["command_warren.1"]},
-    )
-    play(state, Command(CommandKind.END_PHASE, A3))
+    state = _vagabond_daylight_starts_with_command_warren("sword/exhausted")
     assert not state.decisions and state.step == "daylight.actions"
 
 

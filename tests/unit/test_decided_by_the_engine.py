@@ -7,10 +7,12 @@ Lines tested elsewhere, by the ruling they settle:
 * War Veteran replaces the Vagabond's own die; the defender's die stands (R29):
   ``test_vagabond_rulings.py::test_R29_war_veteran_rerolls_its_die_in_a_looting_battle``;
 * Looting only against a defender with crafted items (R28):
-  ``test_vagabond_rulings.py::test_R28_looting_needs_a_defender_with_crafted_items``.
+  ``test_vagabond_rulings.py::test_R28_looting_needs_a_defender_with_crafted_items``;
+* Wings of the Alliance are optional, and paying the fee owes the Eyrie nothing (R23):
+  ``test_wings_of_the_alliance.py::test_R23_wings_into_a_roost_clearing_waives_the_fee_but_paying_stays_possible``.
 
-Here: Disdain for Trade on contraband (R17) with and without the Builder, Wings of the
-Alliance being optional (R23), and the order in which hits remove buildings and tokens.
+Here: Disdain for Trade on contraband (R17) with and without the Builder, and the order in
+which hits remove buildings and tokens.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from tests.alliance_helpers import B1 as RIVAL
 from tests.alliance_helpers import alliance_position, kinds_of_seat
 from tests.contraband_helpers import A2, A3, MOUND, QUARRY, fee, full_position, of_kind, satchel
 from tests.engine_helpers import A, B, dice_seed, first_legal, legal_of, play, position
-from tests.eyrie_helpers import A1, eyrie_position
 
 CREEK, MEADOW = "autumn.creek", "autumn.meadow"
 
@@ -46,25 +47,6 @@ def test_R17_disdain_for_trade_applies_when_eyrie_contraband_scores_unless_build
     assert [(e.seat, e.amount) for e in scored] == [("A2", 1)]
     scored = of_kind(_slip_home_with_eyrie_contraband("builder"), EventKind.SCORED)
     assert [(e.seat, e.amount) for e in scored] == [("A2", 2)]  # the printed VP
-
-
-def test_R23_wings_are_optional_and_a_mover_who_pays_owes_the_eyrie_nothing() -> None:
-    bird = "crossbow_bird"
-    state = eyrie_position(
-        turn=A1,
-        step="daylight.actions",
-        pieces={MOUND: {A1: {"warrior": 1}}, QUARRY: {A2: {"roost": 1}}},
-        hands={A1: [bird]},
-    )
-    state.actions = 3
-    crossings = {(c.cards, c.piece) for c in legal_of(state, CommandKind.MARCH) if c.to == QUARRY}
-    assert crossings == {((bird,), ""), ((), "wings")}
-    play(state, Command(CommandKind.MARCH, A1, clearing=MOUND, to=QUARRY, count=1, cards=(bird,)))
-    state.seats[A1].hand.append(state.deck.pop())  # a card it could give, were it owed
-    events = play(state, Command(CommandKind.END_PHASE, A1))
-    asked = [e.text for e in of_kind(events, EventKind.DECISION_REQUESTED)]
-    assert "feed_eyrie" not in asked
-    assert [e.seat for e in of_kind(events, EventKind.TURN_STARTED)][:1] == ["B1"]
 
 
 def _removed(events: list[Event]) -> list[str]:
