@@ -12,13 +12,13 @@ DEFAULT_WEB_PORT = 8080
 
 
 class WebSettings(ServiceSettings):
-    """Where the gateway listens, which orchestrator it talks to, how its bots play."""
+    """Where the gateway listens, which orchestrator it talks to, who plays the lobby's bots."""
 
     web_port: int = Field(default=DEFAULT_WEB_PORT, ge=0, le=65535, description="HTTP port")
     orchestrator_url: str = Field(
         default="127.0.0.1:50051", description="the orchestrator's public gRPC address"
     )
-    web_bot_kind: str = Field(default="greedy", description="bots for seats the lobby marks bot")
-    web_bot_delay_ms: int = Field(
-        default=400, ge=0, le=60_000, description="a bot's pause before each answer (watchable)"
+    web_bot_kind: str = Field(
+        default="greedy",
+        description="the orchestrator's built-in bot for seats the lobby marks bot",
     )
