@@ -71,9 +71,13 @@ def test_create_in_the_lobby_claim_by_invite_link_play_by_clicks_to_the_end(
     page.click("#create-button")
     invite = page.get_attribute("a.seat-link[data-seat=A1]", "href")
     assert invite and "/join?match=" in invite and "#invite=" in invite
+    match_id = str(page.get_attribute("#watch-link", "href")).partition("match=")[2]
+    row = f"tr[data-match='{match_id}']"
     # the lobby shows who plays each seat, as the orchestrator has it
-    page.wait_for_selector(".seat[data-seat=A1][data-status=open]")
-    assert len(page.query_selector_all("tr:first-of-type .seat[data-status=bot]")) >= 5
+    page.wait_for_selector(f"{row} .seat[data-seat=A1][data-status=open]")
+    bots = page.query_selector_all(f"{row} .seat[data-status=bot]")
+    assert sorted(str(b.get_attribute("data-seat")) for b in bots) == sorted(FIVE_BOTS)
+    assert page.query_selector(f"{row} a.invite"), "the host sees the open seat's invite link"
     page.click("a.seat-link[data-seat=A1]")  # the invite link: claims the seat, then plays it
     page.wait_for_selector("#legal, .error")
     assert "/play?match=" in page.url and "invite" not in page.url and "token" not in page.url
@@ -112,14 +116,15 @@ def test_create_in_the_lobby_claim_by_invite_link_play_by_clicks_to_the_end(
     assert any(s["hand"] for v in views for s in v["seats"] if s["seat"] == "SEAT_A1")
     created = [body for url, body in payloads if url.endswith("/api/matches") and "invites" in body]
     assert [i["seat"] for i in created[0]["invites"]] == ["A1"]
-    claims = [body for url, body in payloads if url.endswith("/claim")]
-    assert [c["seat"] for c in claims] == ["A1"]
-    secrets = [claims[0]["token"], created[0]["invites"][0]["invite_code"]]
+    # the seat token the claim returned is kept by the page, not in its address
+    token = page.evaluate(f"sessionStorage.getItem('frontier.token.{match_id}')")
+    assert token and token not in page.url
+    secrets = [token, created[0]["invites"][0]["invite_code"]]
     secrets.append(created[0]["host_token"])
     # no secret in a URL the page requested, nor in the gateway's access log
     assert not [url for url in sent for secret in secrets if secret in url]
     access = (web_stack.workdir / "logs" / "web.log").read_text()
-    assert "/claim 200" in access and f"/api/matches/{created[0]['match_id']}/legal" in access
+    assert "/claim 200" in access and f"/api/matches/{match_id}/legal" in access
     assert not [secret for secret in secrets if secret in access]
     # the same invite link again, in another browser: the seat is taken, said clearly
     other = browser.new_context()
@@ -127,13 +132,9 @@ def test_create_in_the_lobby_claim_by_invite_link_play_by_clicks_to_the_end(
     late.goto(invite)
     late.wait_for_selector("#join-error")
     assert "taken" in late.inner_text("#join-reason")
-    assert late.get_attribute("#watch-instead", "href") == (
-        f"/match?match={created[0]['match_id']}"
-    )
-    shoot(late, output, "4-seat-taken")
+    assert late.get_attribute("#watch-instead", "href") == (f"/match?match={match_id}")
     late.goto(web_stack.web_url)
-    late.wait_for_selector(f"tr[data-match='{created[0]['match_id']}'] .seat[data-seat=A1]")
-    row = f"tr[data-match='{created[0]['match_id']}']"
+    late.wait_for_selector(f"{row} .seat[data-seat=A1]")
     assert late.get_attribute(f"{row} .seat[data-seat=A1]", "data-status") == "taken"
     assert not late.query_selector(f"{row} a.invite"), "only the host sees invite links"
     other.close()

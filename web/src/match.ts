@@ -152,15 +152,26 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
     } finally { submitting = false; }
   }
 
+  // One read of the view at a time: two in flight could land out of order and leave an older
+  // version on show until the next event; a refresh asked for meanwhile runs right after.
   let pending = false;
+  let reading = false;
+  let again = false;
   async function refresh(): Promise<void> {
-    const [v, l] = await Promise.all([
-      api(`/api/matches/${matchId}/view`, { token }),
-      playing ? api(`/api/matches/${matchId}/legal`, { token }) : Promise.resolve({ commands: [] }),
-    ]);
-    live = v.view;
-    legal = l.commands ?? [];
-    render();
+    if (reading) { again = true; return; }
+    reading = true;
+    try {
+      do {
+        again = false;
+        const [v, l] = await Promise.all([
+          api(`/api/matches/${matchId}/view`, { token }),
+          playing ? api(`/api/matches/${matchId}/legal`, { token }) : Promise.resolve({ commands: [] }),
+        ]);
+        live = v.view;
+        legal = l.commands ?? [];
+        render();
+      } while (again);
+    } finally { reading = false; }
   }
   function refreshSoon(): void {
     if (pending) return;
