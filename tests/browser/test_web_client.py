@@ -215,3 +215,31 @@ def test_spectate_live_then_replay_to_the_final_view(
     assert page.text_content("#text-view") != final_text or "version=" in page.url
     shoot(page, output, "3-replay")
     page.close()
+
+
+def test_the_host_gives_a_seat_to_a_bot_the_player_sees_the_clock_the_host_abandons(
+    web_stack: StackConfig, browser: Any
+) -> None:
+    context = browser.new_context(viewport={"width": 1600, "height": 1000})
+    page = context.new_page()
+    page.goto(web_stack.web_url)
+    page.fill("#budget", "60")
+    page.fill("#reserve", "30")
+    page.uncheck("#bot-B1")  # A1 and B1 open
+    page.click("#create-button")
+    match_id = str(page.get_attribute("#watch-link", "href")).partition("match=")[2]
+    row = f"tr[data-match='{match_id}']"
+    page.click(f"{row} .seat[data-seat=B1] button.host-bot")
+    page.wait_for_selector(f"{row} .seat[data-seat=B1][data-status=bot]")
+    page.click("a.seat-link[data-seat=A1]")
+    page.wait_for_selector("#legal button.cmd")
+    # the seat's own clock: at most budget + reserve left, counting down
+    page.wait_for_function("document.querySelector('#clock-left').textContent.includes('s left')")
+    left = float(page.inner_text("#clock-left").split("time: ")[1].split("s")[0])
+    assert 0 < left <= 90
+    page.goto(web_stack.web_url)
+    page.click(f"{row} button.host-abandon")
+    page.wait_for_function(
+        f"document.querySelector(\"{row}\").textContent.includes('abandoned')", timeout=5000
+    )
+    context.close()

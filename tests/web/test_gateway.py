@@ -111,6 +111,10 @@ class FakeMatch:
             commands=[types_pb2.LegalCommand(id="c1", label="End the phase")], version=3
         )
 
+    def WatchTurns(self, request: Any, timeout: float) -> Any:
+        self._record("WatchTurns", request)
+        return FakeTurns(request.match_id)
+
     async def SubmitCommand(self, request: Any, timeout: float) -> Any:
         self._record("SubmitCommand", request)
         if request.legal_id == "stale":
@@ -132,6 +136,23 @@ class FakeMatch:
     async def SetStandingAnswers(self, request: Any, timeout: float) -> Any:
         self._record("SetStandingAnswers", request)
         return match_pb2.SetStandingAnswersResponse(answers=request.answers)
+
+
+class FakeTurns:
+    """A WatchTurns call: one notice for m-1, NOT_FOUND for any other match."""
+
+    def __init__(self, match_id: str) -> None:
+        self.match_id, self.cancelled = match_id, False
+
+    async def read(self) -> Any:
+        if self.match_id != "m-1":
+            raise FakeRpcError(grpc.StatusCode.NOT_FOUND, f"no match {self.match_id}")
+        return match_pb2.WatchTurnsResponse(
+            decision_id="7", deadline_unix_ms=1_000_030_000, server_time_unix_ms=1_000_000_000
+        )
+
+    def cancel(self) -> None:
+        self.cancelled = True
 
 
 class FakeHealth:
@@ -274,6 +295,18 @@ def test_a_command_needs_a_token_and_a_legal_id(gateway: Any):
     )
     assert bad_id.status_code == 400 and bad_id.json()["error"] == "bad_match_id"
     assert changed(match) == []
+
+
+def test_the_turn_is_the_seats_first_turn_notice(gateway: Any):
+    client, match = gateway
+    assert client.get("/api/matches/m-1/turn").status_code == 401
+    reply = client.get("/api/matches/m-1/turn", headers={TOKEN_HEADER: SECRET})
+    assert reply.status_code == 200 and reply.headers["cache-control"] == "no-store"
+    turn = reply.json()
+    assert turn["decision_id"] == "7" and turn["deadline_unix_ms"] == "1000030000"
+    assert match.calls[-1][1].seat_token == SECRET
+    missing = client.get("/api/matches/m-9/turn", headers={TOKEN_HEADER: SECRET})
+    assert missing.status_code == 404
 
 
 def test_orchestrator_errors_become_http_errors(gateway: Any):

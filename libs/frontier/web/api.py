@@ -433,6 +433,26 @@ class Api:
         )
         return JSONResponse(to_json(reply))
 
+    async def turn(self, request: Request) -> Response:
+        """The seat's open decision with its deadline (the page's clock): the first notice of
+        ``WatchTurns``, which comes at once while the match waits for the seat; a seat not
+        waiting gets 504 after the call timeout rather than a request held open."""
+        match_id = match_id_of(request)
+        token = token_of(request, required=True)
+        call = self.stub.WatchTurns(
+            match_pb2.WatchTurnsRequest(match_id=match_id, seat_token=token),
+            timeout=self.timeout_s,
+        )
+        try:
+            notice = await call.read()
+        except grpc.aio.AioRpcError as exc:
+            raise grpc_error(exc) from None
+        finally:
+            call.cancel()
+        if notice is grpc.aio.EOF:
+            raise HttpError(502, "no_notice", "the orchestrator ended the turn stream")
+        return JSONResponse(to_json(notice), headers=NO_STORE)
+
     async def events(self, request: Request) -> Response:
         """The spectator's event stream as server-sent events, from ``?from=N`` on."""
         match_id = match_id_of(request)

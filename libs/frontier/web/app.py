@@ -133,6 +133,7 @@ def create_app(
         Route("/api/matches/{match_id}/abandon", route("abandon"), methods=["POST"]),
         Route("/api/matches/{match_id}/view", route("view")),
         Route("/api/matches/{match_id}/legal", route("legal")),
+        Route("/api/matches/{match_id}/turn", route("turn")),
         Route("/api/matches/{match_id}/commands", route("submit"), methods=["POST"]),
         Route("/api/matches/{match_id}/standing-answers", route("get_standing"), methods=["GET"]),
         Route("/api/matches/{match_id}/standing-answers", route("set_standing"), methods=["PUT"]),
