@@ -439,7 +439,7 @@ class Api:
         waiting gets 504 after the call timeout rather than a request held open."""
         match_id = match_id_of(request)
         token = token_of(request, required=True)
-        call = self.stub.WatchTurns(
+        call: Any = self.stub.WatchTurns(  # an aio stream call (the stubs type the sync one)
             match_pb2.WatchTurnsRequest(match_id=match_id, seat_token=token),
             timeout=self.timeout_s,
         )
