@@ -17,6 +17,7 @@ from frontier.runtime.errors import details_metadata
 from frontier.v1 import match_pb2, types_pb2
 from frontier.web.api import HOST_HEADER, TOKEN_HEADER, filled_seats
 from frontier.web.app import create_app
+from frontier.web.settings import WebSettings
 
 SECRET = "tok-0123456789abcdef"
 INVITE = "inv-fedcba9876543210"
@@ -404,3 +405,11 @@ def test_health_and_the_pages_are_served(gateway: Any):
 def test_filled_seats_reads_the_lineup_form():
     assert filled_seats("") == ["A1", "B1", "A2", "B2", "A3", "B3"]
     assert filled_seats("A=marquise,,thief;B=marquise") == ["A1", "A3", "B1"]
+
+
+def test_the_bot_kind_setting_must_name_a_built_in_bot(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("FRONTIER_WEB_BOT_KIND", "random")
+    assert WebSettings().web_bot_kind == "random"
+    monkeypatch.setenv("FRONTIER_WEB_BOT_KIND", "cheater")
+    with pytest.raises(ValueError, match="'cheater' is no built-in bot"):
+        WebSettings()

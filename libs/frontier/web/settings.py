@@ -4,8 +4,9 @@ A bad value stops ``python -m services.web`` at start-up with a readable message
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
+from frontier.bots import bot_names
 from frontier.runtime.settings import ServiceSettings
 
 DEFAULT_WEB_PORT = 8080
@@ -22,3 +23,11 @@ class WebSettings(ServiceSettings):
         default="greedy",
         description="the orchestrator's built-in bot for seats the lobby marks bot",
     )
+
+    @field_validator("web_bot_kind")
+    @classmethod
+    def _known_bot(cls, value: str) -> str:
+        """A bot the orchestrator would refuse would make every lobby match fail: say so now."""
+        if value not in bot_names():
+            raise ValueError(f"{value!r} is no built-in bot; known: {', '.join(bot_names())}")
+        return value
