@@ -16,9 +16,7 @@ takes about a minute on 2 cores.
 
 Kept interpreted, on purpose:
 
-* ``model.py``: Command/Event have a hand-written ``__init__`` through the slot descriptors'
-  setters, and the wire codec reads their dataclass type hints; compiled, both break.
-  ``state.py``: State and its records stay ordinary slotted dataclasses, so the types the
+* ``state.py``: State and its records stay ordinary slotted dataclasses, so the types the
   rest of the project builds and pickles do not change; compiling it gained nothing
   measurable.
 * ``errors.py``: mypyc cannot compile a subclass of RuntimeError (CorruptEvent).
@@ -48,7 +46,7 @@ from setuptools import Extension, setup
 ROOT = Path(__file__).resolve().parent
 ENGINE = Path("libs/frontier/engine")
 # Kept interpreted: see the module docstring.
-INTERPRETED = {"__init__.py", "model.py", "state.py", "errors.py", "config.py"}
+INTERPRETED = {"__init__.py", "state.py", "errors.py", "config.py"}
 
 
 def pure_python() -> bool:

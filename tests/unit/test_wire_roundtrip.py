@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 import pytest
+from google.protobuf.descriptor import FieldDescriptor
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -29,6 +30,7 @@ from frontier.wire import (
     event_to_proto,
     proto_enum_prefix,
 )
+from frontier.wire.convert import _plan_field
 
 ENGINE_ENUMS: list[type[StrEnum]] = sorted(
     (
@@ -40,6 +42,7 @@ ENGINE_ENUMS: list[type[StrEnum]] = sorted(
 )
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+_MESSAGES: dict[type[Any], type[Any]] = {Command: types_pb2.Command, Event: types_pb2.Event}
 
 
 def populated(record: type[Any], **fixed: Any) -> Any:
@@ -48,6 +51,9 @@ def populated(record: type[Any], **fixed: Any) -> Any:
     values: dict[str, Any] = {}
     for i, f in enumerate(dataclasses.fields(record), start=1):
         hint = hints[f.name]
+        if hint is tuple:  # erased by the compiled engine (mypyc): the proto field's items
+            proto = _MESSAGES[record].DESCRIPTOR.fields_by_name[f.name]
+            hint = tuple[int, ...] if proto.type == FieldDescriptor.TYPE_INT32 else tuple[str, ...]
         if hint is str:
             values[f.name] = f"{f.name}-{i}"
         elif hint is int:
@@ -251,3 +257,18 @@ def test_enum_from_proto_rejects_zero_and_unknown() -> None:
         enum_from_proto(Suit, 77)
     assert enum_from_proto(Suit, enum_to_proto(Suit.FOX)) is Suit.FOX
     assert isinstance(WireError("x"), ValueError)
+
+
+@pytest.mark.parametrize(
+    ("record", "name", "hint"),
+    [(Command, "cards", tuple[str, ...]), (Event, "values", tuple[int, ...])],
+)
+def test_an_erased_tuple_hint_takes_the_proto_item_type(
+    record: type[Any], name: str, hint: Any
+) -> None:
+    # The compiled engine's records carry ``tuple`` where the source says ``tuple[T, ...]``.
+    proto = _MESSAGES[record].DESCRIPTOR.fields_by_name[name]
+    assert _plan_field(record, name, tuple, proto) == _plan_field(record, name, hint, proto)
+    enum_field = _MESSAGES[record].DESCRIPTOR.fields_by_name["kind"]
+    with pytest.raises(TypeError, match="bare tuple"):
+        _plan_field(record, "kind", tuple, enum_field)
