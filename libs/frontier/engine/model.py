@@ -428,6 +428,13 @@ class Event:
         return replace(self, cards=("hidden",) * len(self.cards))
 
 
+# Compiled, mypyc leaves the records erased annotations (``tuple`` for ``tuple[str, ...]``);
+# what reads the hints (the wire codec, the replay files' validation) needs the item types.
+Command.__annotations__.update(cards=tuple[str, ...], clearings=tuple[str, ...])
+Event.__annotations__.update(
+    cards=tuple[str, ...], clearings=tuple[str, ...], values=tuple[int, ...]
+)
+
 COMMAND_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Command))
 EVENT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Event))
 

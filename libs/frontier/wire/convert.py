@@ -141,13 +141,6 @@ def _plan_field(
 ) -> _Field:
     """Check one dataclass field against its proto field and say how to convert it."""
     where = f"{record.__name__}.{name}"
-    if hint is tuple:
-        # The mypyc-compiled engine (setup.py) keeps only erased hints on its records
-        # (``tuple`` for ``tuple[str, ...]``): the item type is then the proto field's.
-        item = next((t for t, kinds in _SCALARS.items() if proto.type in kinds), None)
-        if item is None:
-            raise TypeError(f"{where}: a bare tuple field must be a repeated scalar in proto")
-        hint = tuple[item, ...]  # type: ignore[valid-type]
     repeated = typing.get_origin(hint) is tuple
     if repeated:
         args = typing.get_args(hint)
