@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields, replace
 from enum import StrEnum
 from types import FunctionType
-from typing import Any
+from typing import Any, cast
 
 
 class Team(StrEnum):
@@ -303,7 +303,7 @@ class Command:
         # Compiled (setup.py), these are direct writes to the native object's fields: the
         # frozen ``__setattr__`` the dataclass adds guards other code, not this constructor,
         # and a rule building a legal list calls it without leaving C.  Interpreted, the
-        # frozen ``__setattr__`` would refuse them: :func:`_interpreted_inits` swaps in an
+        # frozen ``__setattr__`` would refuse them: :func:`_interpreted_init` swaps in an
         # ``__init__`` that writes around it.
         self.kind = kind  # type: ignore[misc]
         self.seat = seat  # type: ignore[misc]
@@ -318,20 +318,7 @@ class Command:
     def __reduce__(self) -> tuple[type[Command], tuple[object, ...]]:
         # Pickled as a constructor call: the same bytes from both builds (a native object
         # has no instance dict for pickle's default protocol to restore).
-        return (
-            Command,
-            (
-                self.kind,
-                self.seat,
-                self.clearing,
-                self.to,
-                self.count,
-                self.target,
-                self.piece,
-                self.cards,
-                self.clearings,
-            ),
-        )
+        return (Command, _field_values(self, COMMAND_FIELDS))
 
     def key(self) -> str:
         """A stable, human-readable id: the same command always has the same key.
@@ -405,23 +392,7 @@ class Event:
         self.text = text  # type: ignore[misc]
 
     def __reduce__(self) -> tuple[type[Event], tuple[object, ...]]:
-        return (
-            Event,
-            (
-                self.kind,
-                self.seat,
-                self.clearing,
-                self.to,
-                self.count,
-                self.target,
-                self.piece,
-                self.cards,
-                self.clearings,
-                self.values,
-                self.amount,
-                self.text,
-            ),
-        )
+        return (Event, _field_values(self, EVENT_FIELDS))
 
     def redacted(self) -> Event:
         """The same event with its secret card names removed (count kept)."""
@@ -430,13 +401,19 @@ class Event:
 
 # Compiled, mypyc leaves the records erased annotations (``tuple`` for ``tuple[str, ...]``);
 # what reads the hints (the wire codec, the replay files' validation) needs the item types.
-Command.__annotations__.update(cards=tuple[str, ...], clearings=tuple[str, ...])
-Event.__annotations__.update(
+# (Through ``Any``: mypyc refuses a class's ``__annotations__`` as an attribute.)
+cast(Any, Command).__annotations__.update(cards=tuple[str, ...], clearings=tuple[str, ...])
+cast(Any, Event).__annotations__.update(
     cards=tuple[str, ...], clearings=tuple[str, ...], values=tuple[int, ...]
 )
 
 COMMAND_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Command))
 EVENT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Event))
+
+
+def _field_values(record: object, names: tuple[str, ...]) -> tuple[object, ...]:
+    """The record's field values in field order: its constructor's arguments."""
+    return tuple(getattr(record, name) for name in names)
 
 
 def _interpreted_init(names: tuple[str, ...]) -> Callable[..., None]:
