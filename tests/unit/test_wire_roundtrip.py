@@ -263,4 +263,3 @@ def test_enum_from_proto_rejects_zero_and_unknown() -> None:
         enum_from_proto(Suit, 77)
     assert enum_from_proto(Suit, enum_to_proto(Suit.FOX)) is Suit.FOX
     assert isinstance(WireError("x"), ValueError)
-
