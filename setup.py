@@ -16,7 +16,7 @@ takes about a minute on 2 cores.
 
 ``model.py`` (Command, Event) is compiled too: its records are frozen dataclasses with a
 hand-written ``__init__`` that mypyc turns into a native constructor, so a rule building a
-legal list or emitting an event never leaves C (about 1.5x the throughput of an interpreted
+legal list or emitting an event never leaves C (about 1.7x the throughput of an interpreted
 model.py).  What still reads them as dataclasses keeps working: ``dataclasses.fields`` and
 ``replace``, the frozen ``__setattr__``, pickling (``__reduce__``, the same bytes in both
 builds).  One difference shows: compiled, their type hints are erased (``tuple`` for
