@@ -129,8 +129,10 @@ def _position(clearing: str) -> int:
 def _lying(state: State, suit: Suit | None) -> list[str]:
     """Clearings with dropped items, in board order, matching ``suit`` (birds wild) if given."""
     out = [c for c, items in state.dropped.items() if items]
+    if not out:  # the usual case: every move and battle enumeration asks
+        return out
     if suit is not None and suit is not Suit.BIRD:
-        out = [c for c in out if state.suits[c] == suit.value]
+        out = [c for c in out if state.suits[c] == suit]  # a StrEnum equals its value
     return sorted(out, key=_position)
 
 

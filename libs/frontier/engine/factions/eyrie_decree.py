@@ -50,7 +50,8 @@ from .eyrie_board import (
 
 
 def resolved_key(column: str, suit: Suit) -> str:
-    return f"decree:{column}:{suit.value}"
+    # ``str(suit)`` is the value (a StrEnum), without the Python-level ``.value`` property.
+    return f"decree:{column}:{suit!s}"
 
 
 def pending(state: State, seat: Seat, column: str) -> dict[Suit, int]:
@@ -76,7 +77,8 @@ def current_column(state: State, seat: Seat) -> str | None:
 
 
 def _matches(state: State, clearing: str, suit: Suit) -> bool:
-    return suit is Suit.BIRD or state.suits[clearing] == suit.value
+    # A StrEnum equals its value: no Python-level ``.value`` call per clearing.
+    return suit is Suit.BIRD or state.suits[clearing] == suit
 
 
 def recruit_count(state: State, seat: Seat) -> int:
