@@ -44,8 +44,8 @@ from frontier.bots import make_bot
 from frontier.engine import initial_state
 from frontier.engine.rng import below, seed_state
 from frontier.ops.stack import StackConfig
-from frontier.play.match_runner import play, seat_bots
 from frontier.play.load import think_time
+from frontier.play.match_runner import play, seat_bots
 from frontier.runtime.tls import aio_channel
 
 HOT_SAMPLES = 300

@@ -98,9 +98,7 @@ def run(
     workdir = Path(tempfile.mkdtemp(prefix="frontier-bench-"))
     # room for the played matches and the idle ones (the default limit is 1,000)
     room = {"FRONTIER_MAX_MATCHES": str(2 * matches + IDLE_MATCHES + 10)}
-    config = StackConfig.ephemeral(
-        workdir, orchestrators=orchestrators, sync=sync, extra_env=room
-    )
+    config = StackConfig.ephemeral(workdir, orchestrators=orchestrators, sync=sync, extra_env=room)
     with Stack(config) as stack:
         pids = server_pids(stack)
         hot = asyncio.run(hot_floor(config))
@@ -155,9 +153,7 @@ def run(
     )
 
 
-async def _idle_cost(
-    config: StackConfig, pids: dict[str, int], count: int, lineup: str
-) -> float:
+async def _idle_cost(config: StackConfig, pids: dict[str, int], count: int, lineup: str) -> float:
     """CPU ms per second that one hosted, unfinished, unplayed match adds: the servers' CPU
     over a window with ``count`` fresh idle matches, minus a window before them."""
     before = Sample.take(pids)
