@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 
 import nats
@@ -83,7 +83,7 @@ async def _heartbeat_scenario(url: str) -> None:
     await nc.close()
 
 
-def _with_nats(tmp_path: Path, scenario: Callable[[str], Awaitable[None]]) -> None:
+def _with_nats(tmp_path: Path, scenario: Callable[[str], Coroutine[None, None, None]]) -> None:
     port = free_port()
     proc = subprocess.Popen(
         [nats_server_binary(), "-js", "-sd", str(tmp_path), "-a", "127.0.0.1", "-p", str(port)],

@@ -42,8 +42,8 @@ from frontier.bench.floor import cpu_floor, hot_floor, paced_floor
 from frontier.ops.stack import DOMAINS, Stack, StackConfig
 from frontier.play.load import MatchRun, create_idle, play_many
 
-IDLE_WINDOW_S = 3.0  # each of the two windows of the idle measurement
-IDLE_MATCHES = 200  # at most this many idle matches are created for it
+IDLE_WINDOW_S = 5.0  # each of the two windows of the idle measurement
+IDLE_MATCHES = 200  # idle matches created for it (enough for a 10 ms CPU tick to be small)
 
 
 @dataclass
@@ -97,7 +97,7 @@ def run(
 ) -> StackBench:
     workdir = Path(tempfile.mkdtemp(prefix="frontier-bench-"))
     # room for the played matches and the idle ones (the default limit is 1,000)
-    room = {"FRONTIER_MAX_MATCHES": str(2 * matches + IDLE_MATCHES + 10)}
+    room = {"FRONTIER_MAX_MATCHES": str(matches + IDLE_MATCHES + 10)}
     config = StackConfig.ephemeral(workdir, orchestrators=orchestrators, sync=sync, extra_env=room)
     with Stack(config) as stack:
         pids = server_pids(stack)
@@ -112,7 +112,7 @@ def run(
         seconds = time.perf_counter() - started
         client_ms = (time.process_time() - client_before) * 1000
         after = Sample.take(pids)
-        idle = asyncio.run(_idle_cost(config, pids, min(matches, IDLE_MATCHES), lineup))
+        idle = asyncio.run(_idle_cost(config, pids, IDLE_MATCHES, lineup))
     floor = statistics.median(paced) if paced else hot
     latencies = [ms for r in runs for ms in r.latencies_ms]
     commands = sum(r.commands for r in runs)
@@ -160,7 +160,7 @@ async def _idle_cost(config: StackConfig, pids: dict[str, int], count: int, line
     await asyncio.sleep(IDLE_WINDOW_S)
     quiet = sum(Sample.take(pids).cpu_since(before).values())
     await create_idle([config.address(n) for n in config.orchestrator_names], count, lineup)
-    await asyncio.sleep(0.5)  # what creating them set off is over
+    await asyncio.sleep(2.0)  # what creating them set off is over (projections warmed)
     before = Sample.take(pids)
     await asyncio.sleep(IDLE_WINDOW_S)
     busy = sum(Sample.take(pids).cpu_since(before).values())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from frontier.engine.domains import Domain
@@ -69,24 +70,34 @@ class DomainClients:
         for channel in self.channels.values():
             await channel.close()
 
-    async def decide(
-        self, domain: Domain, ctx: domain_pb2.DomainContext, cmd: Command
-    ) -> list[Event]:
+    async def decide(self, domain: Domain, ctx: domain_pb2.DomainContext, cmd: Command) -> Answer:
         """The owning domain's events for one command."""
         call, request_type = self._decide_rpc[domain]
         reply = await call(
             request_type(context=ctx, command=command_to_proto(cmd)), timeout=self.timeout
         )
-        return [event_from_proto(e) for e in reply.result.events]
+        return answer(reply.result)
 
-    async def advance(self, ctx: domain_pb2.DomainContext) -> list[Event]:
+    async def advance(self, ctx: domain_pb2.DomainContext) -> Answer:
         reply = await self.turn.AdvanceTurn(
             turn_order_pb2.AdvanceTurnRequest(context=ctx), timeout=self.timeout
         )
-        return [event_from_proto(e) for e in reply.result.events]
+        return answer(reply.result)
 
-    async def evaluate(self, ctx: domain_pb2.DomainContext) -> list[Event]:
+    async def evaluate(self, ctx: domain_pb2.DomainContext) -> Answer:
         reply = await self.scoring.EvaluateMatch(
             scoring_pb2.EvaluateMatchRequest(context=ctx), timeout=self.timeout
         )
-        return [event_from_proto(e) for e in reply.result.events]
+        return answer(reply.result)
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A domain's events, and which of its replicas decided them (see tails.py)."""
+
+    events: list[Event]
+    replica: str
+
+
+def answer(result: domain_pb2.DomainEvents) -> Answer:
+    return Answer([event_from_proto(e) for e in result.events], result.replica)

@@ -37,7 +37,7 @@ import grpc
 
 from frontier.engine import Seat, to_act
 from frontier.engine.decide import check
-from frontier.engine.domains import owner
+from frontier.engine.domains import Domain, owner
 from frontier.engine.evolve import fold
 from frontier.engine.model import Command, Event, EventKind
 from frontier.engine.state import State
@@ -165,7 +165,7 @@ class CommitPath:
         if next_legal is not None and new_state.turn_seat is not None:
             hosted.legal_cache.seed(new_state, new_state.turn_seat, next_legal)
         hosted.stream_seq = stream_seq
-        hosted.last_batch = list(batch.envelopes)
+        hosted.tails.committed(list(batch.envelopes))
         for s, e in numbered:
             hosted.history[s] = e
         hosted.records[first] = (seat, record)
@@ -278,13 +278,10 @@ class CommitPath:
         also the last consistency check of what the services sent) and, when they were
         listed on the way, the legal commands of that state's turn seat."""
         state = hosted.state
-        ctx = domain_pb2.DomainContext(
-            match_id=hosted.match_id,
-            base_version=state.version,
-            base_stream_seq=hosted.stream_seq,
-            committed_tail=hosted.last_batch,
-        )
-        events = await self.clients.decide(owner(state, cmd), ctx, cmd)
+        domain = owner(state, cmd)
+        decided = await self.clients.decide(domain, _context(hosted, domain, []), cmd)
+        hosted.tails.heard(domain, decided.replica, state.version)
+        events = decided.events
         new_state = state.clone()
         fold(new_state, events)
         rest, commands = at_rest(new_state)
@@ -293,18 +290,20 @@ class CommitPath:
             # a decision is open), so the turn-order round trip would return no events.  The
             # commands listed to find that out are the next legal list: keep them.
             return events, new_state, commands
-        ctx.pending_events.extend(event_to_proto(e) for e in events)
+        ctx = _context(hosted, Domain.TURN_ORDER, events)
         advanced = await self.clients.advance(ctx)
-        fold(new_state, advanced)
-        if not any(e.kind is EventKind.ROUND_LIMIT_REACHED for e in advanced):
+        hosted.tails.heard(Domain.TURN_ORDER, advanced.replica, state.version)
+        fold(new_state, advanced.events)
+        if not any(e.kind is EventKind.ROUND_LIMIT_REACHED for e in advanced.events):
             # Scoring's verdict only ever follows the round limit (the 90-point win is
             # checked as points are scored, inside whichever domain scores them), so the
             # scoring hop is skipped on every other command: one round trip less.
-            return [*events, *advanced], new_state, None
-        ctx.pending_events.extend(event_to_proto(e) for e in advanced)
+            return [*events, *advanced.events], new_state, None
+        ctx = _context(hosted, Domain.SCORING, [*events, *advanced.events])
         finished = await self.clients.evaluate(ctx)
-        fold(new_state, finished)
-        return [*events, *advanced, *finished], new_state, None
+        hosted.tails.heard(Domain.SCORING, finished.replica, state.version)
+        fold(new_state, finished.events)
+        return [*events, *advanced.events, *finished.events], new_state, None
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(coro)
@@ -344,3 +343,16 @@ class CommitPath:
             write.cancel()
         for task in list(self._background):
             await task
+
+
+def _context(hosted: HostedMatch, domain: Domain, pending: list[Event]) -> domain_pb2.DomainContext:
+    """A request's context for ``domain``: the committed version, the batches its replicas
+    may lack (see tails.py) and the events decided earlier in the same command."""
+    version = hosted.state.version
+    return domain_pb2.DomainContext(
+        match_id=hosted.match_id,
+        base_version=version,
+        base_stream_seq=hosted.stream_seq,
+        committed_tail=hosted.tails.tail(domain, version),
+        pending_events=[event_to_proto(e) for e in pending],
+    )
