@@ -22,6 +22,7 @@ from frontier.v1 import (
     scoring_pb2_grpc,
     turn_order_pb2,
     turn_order_pb2_grpc,
+    types_pb2,
 )
 from frontier.wire.convert import command_to_proto, event_from_proto
 
@@ -97,7 +98,11 @@ class Answer:
 
     events: list[Event]
     replica: str
+    # the same events as the service sent them: the batch reuses them rather than
+    # converting the events back (the conversion is lossless, so the bytes are the same)
+    wire: list[types_pb2.Event]
 
 
 def answer(result: domain_pb2.DomainEvents) -> Answer:
-    return Answer([event_from_proto(e) for e in result.events], result.replica)
+    wire = list(result.events)
+    return Answer([event_from_proto(e) for e in wire], result.replica, wire)
