@@ -10,7 +10,9 @@ from pathlib import Path
 
 import nats
 import pytest
+from nats.aio.client import Client as NatsClient
 from nats.js.errors import KeyNotFoundError
+from nats.js.kv import KeyValue
 
 from frontier.ops.stack import _wait_port, free_port, nats_server_binary
 from frontier.orchestrator.leases import LeaseLost, Leases, heartbeat_key
@@ -19,12 +21,17 @@ from frontier.runtime.bus import LEASES_BUCKET
 pytestmark = pytest.mark.integration
 
 
-async def _scenario(url: str) -> None:
+async def _two_owners(url: str) -> tuple[NatsClient, KeyValue, Leases, Leases]:
+    """A connection, the leases bucket, and two orchestrators' leases with a 0.6 s TTL."""
     nc = await nats.connect(url)
-    js = nc.jetstream()
-    kv = await js.create_key_value(bucket=LEASES_BUCKET, history=1)
+    kv = await nc.jetstream().create_key_value(bucket=LEASES_BUCKET, history=1)
     a = Leases(kv, "orch-a", "127.0.0.1:1", ttl_s=0.6)
     b = Leases(kv, "orch-b", "127.0.0.1:2", ttl_s=0.6)
+    return nc, kv, a, b
+
+
+async def _scenario(url: str) -> None:
+    nc, _, a, b = await _two_owners(url)
     match = "0" * 32
     first = await a.acquire(match)
     assert first is not None and first.owner == "orch-a"
@@ -49,11 +56,7 @@ async def _scenario(url: str) -> None:
 
 
 async def _heartbeat_scenario(url: str) -> None:
-    nc = await nats.connect(url)
-    js = nc.jetstream()
-    kv = await js.create_key_value(bucket=LEASES_BUCKET, history=1)
-    a = Leases(kv, "orch-a", "127.0.0.1:1", ttl_s=0.6)
-    b = Leases(kv, "orch-b", "127.0.0.1:2", ttl_s=0.6)
+    nc, kv, a, b = await _two_owners(url)
     assert await a.heartbeat() == []  # holding nothing: nothing is written
     with pytest.raises(KeyNotFoundError):
         await kv.get(heartbeat_key("orch-a"))

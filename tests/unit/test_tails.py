@@ -40,6 +40,18 @@ def test_batches_every_replica_holds_are_forgotten() -> None:
     tails.committed(batch(5, 1))
     assert [seqs(list(b)) for b in tails.batches] == [[3, 4], [5]]
     assert tails.events == 3
+    tails.forget()
+    assert not tails.batches and tails.events == 0
+
+
+def test_scoring_which_follows_the_stream_holds_nothing_back() -> None:
+    tails = Tails()
+    tails.committed(batch(1, 2))
+    for domain in Domain:
+        if domain is not Domain.SCORING:
+            tails.heard(domain, "r", 2)
+    tails.committed(batch(3, 1))
+    assert [seqs(list(b)) for b in tails.batches] == [[3]]
 
 
 def test_at_most_max_events_are_kept() -> None:

@@ -163,7 +163,10 @@ class CommitPath:
         if next_legal is not None and new_state.turn_seat is not None:
             hosted.legal_cache.seed(new_state, new_state.turn_seat, next_legal)
         hosted.stream_seq = stream_seq
-        hosted.tails.committed(list(batch.envelopes))
+        if new_state.over:
+            hosted.tails.forget()
+        else:
+            hosted.tails.committed(list(batch.envelopes))
         for s, e in numbered:
             hosted.history[s] = e
         hosted.records[first] = (seat, record)
@@ -193,6 +196,7 @@ class CommitPath:
         batch = events_pb2.EventBatch(match_id=hosted.match_id, abandoned=True)
         hosted.stream_seq = await self._publish(hosted, batch)
         hosted.abandoned = True
+        hosted.tails.forget()
         async with hosted.changed:
             hosted.changed.notify_all()
         hosted.wake.set()

@@ -11,7 +11,9 @@ stream itself, as a lagging one always could.
 
 At most ``MAX_EVENTS`` committed events are kept per match: a replica further behind reads
 the stream, which is rare (every domain is called at least once a round or so), and the
-memory a match holds stays bounded.
+memory a match holds stays bounded.  Scoring follows the stream (its scoreboard counts every
+match), so what it lacks never holds batches back; and a finished match keeps none (the
+commit path forgets them: no domain is asked about it again).
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from dataclasses import dataclass, field
 from frontier.engine.domains import Domain
 from frontier.v1 import events_pb2
 
-MAX_EVENTS = 256
+MAX_EVENTS = 128
+FOLLOWERS = frozenset({Domain.SCORING})  # domains that follow the stream themselves
 
 
 @dataclass(slots=True)
@@ -60,9 +63,15 @@ class Tails:
             known = self.answered.setdefault(domain, {})
             known[replica] = max(known.get(replica, 0), version)
 
+    def forget(self) -> None:
+        """The match is over: nothing will be asked about it again."""
+        self.batches.clear()
+        self.events = 0
+
     def _oldest_needed(self) -> int:
-        """The oldest version some known replica of some domain is at (0: keep all: a
-        domain not heard from yet needs everything)."""
-        if len(self.answered) < len(Domain):
+        """The oldest version some known replica of a domain not following the stream is at
+        (0: keep all: a domain not heard from yet needs everything)."""
+        versions = [min(known.values()) for d, known in self.answered.items() if d not in FOLLOWERS]
+        if len(versions) < len(Domain) - len(FOLLOWERS):
             return 0
-        return min(min(known.values()) for known in self.answered.values())
+        return min(versions)
