@@ -46,7 +46,7 @@ from frontier.runtime.bus import Bus, WriterConflict, turn_subject
 from frontier.runtime.errors import NATS_UNREACHABLE, ServiceError, shown
 from frontier.runtime.metrics import counted_commit
 from frontier.runtime.snapshot import CommandResult, Snapshot, encode
-from frontier.runtime.telemetry import tracer
+from frontier.runtime.telemetry import span
 from frontier.v1 import domain_pb2, events_pb2, types_pb2
 from frontier.wire.convert import command_to_proto, enum_to_proto
 
@@ -157,7 +157,7 @@ class CommitPath:
             command=command_to_proto(cmd),
             decision=record,
         )
-        with tracer().start_as_current_span("nats.publish events"):
+        with span("nats.publish events"):
             stream_seq = await self._publish(hosted, batch)
         hosted.state = new_state
         if next_legal is not None and new_state.turn_seat is not None:
