@@ -59,7 +59,7 @@ def web_stack(
     config = StackConfig.ephemeral(
         tmp_path_factory.mktemp("web-stack"),
         web_port=free_port(),
-        web_env={"FRONTIER_WEB_BOT_DELAY_MS": "40", "FRONTIER_WEB_BOT_KIND": "random"},
+        web_env={"FRONTIER_WEB_BOT_KIND": "random", "FRONTIER_LOG_LEVEL": "INFO"},
     )
     with Stack(config):
         yield config

@@ -46,7 +46,13 @@ NATS_IMAGE = f"frontier-nats:{NATS_VERSION}"
 
 # Ports on the host, by network mode (docker-compose.yml publishes these; with the host-network
 # override the processes listen on them).
-BRIDGE_PORTS = {"orchestrator-1": 50051, "orchestrator-2": 50061, "nats": 4222, "nats-http": 8222}
+BRIDGE_PORTS = {
+    "orchestrator-1": 50051,
+    "orchestrator-2": 50061,
+    "nats": 4222,
+    "nats-http": 8222,
+    "web": 8080,
+}
 HOSTNET_PORTS = {
     "orchestrator-1": 15051,
     "orchestrator-2": 15061,
@@ -58,6 +64,7 @@ HOSTNET_PORTS = {
     "crafting": 15054,
     "scoring": 15055,
     "turn-order": 15056,
+    "web": 18080,
 }
 
 

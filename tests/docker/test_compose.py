@@ -1,5 +1,6 @@
 """The compose stack (docker-compose.yml) as a client sees it: matches through either
-orchestrator, a container killed mid-match, the bots, the traces."""
+orchestrator, a container killed mid-match, the bots, the traces, the web gateway on its
+published port."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import functools
 import json
 import threading
 import time
+import urllib.request
 import uuid
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -180,3 +182,31 @@ def test_one_command_is_one_trace_in_the_collector(compose_stack: ComposeStack) 
         assert time.monotonic() < deadline, f"no trace with {wanted} in {len(spans)} spans"
         time.sleep(2)
     assert not [s for s in spans if s["name"].startswith("/grpc.health.v1.Health/")]
+
+
+def _web(stack: ComposeStack, path: str, body: Any = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        f"http://{stack.address('web')}{path}", data, {"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        return json.loads(reply.read())
+
+
+def test_the_web_gateway_is_published_and_its_lobby_seats_are_the_orchestrators(
+    compose_stack: ComposeStack,
+) -> None:
+    """A lobby match with built-in bot seats and one open seat, claimed by its invite code:
+    the statuses come back from the orchestrators through the published gateway port."""
+    assert _web(compose_stack, "/healthz") == {"status": "ok"}
+    bots = ["B1", "A2", "B2", "A3", "B3"]
+    created = _web(compose_stack, "/api/matches", {"max_rounds": 1, "bots": bots})
+    match_id = created["match_id"]
+    code = created["invites"][0]["invite_code"]
+    claimed = _web(compose_stack, f"/api/matches/{match_id}/claim", {"invite_code": code})
+    assert claimed["seat"] == "A1" and claimed["token"]
+    listed = [
+        m for m in _web(compose_stack, "/api/matches")["matches"] if m["match_id"] == match_id
+    ]
+    statuses = {s["seat"]: s["status"] for s in listed[0]["seats"]}
+    assert statuses == {"A1": "taken", **dict.fromkeys(bots, "bot")}

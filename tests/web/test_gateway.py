@@ -1,6 +1,8 @@
 """The browser gateway's own rules, against doubles of the orchestrator's stubs: bad input
-gets a 4xx with a JSON body and reaches no RPC that changes anything; seat tokens travel in a
-header only, and never appear in a logged URL."""
+gets a 4xx with a JSON body and reaches no RPC that changes anything; the lobby's seats are
+declared to the orchestrator (open with an invite, or its built-in bots); seat tokens,
+invite codes and the host token travel in a header or a body only, and never appear in a
+logged URL."""
 
 from __future__ import annotations
 
@@ -13,10 +15,13 @@ from starlette.testclient import TestClient
 
 from frontier.runtime.errors import details_metadata
 from frontier.v1 import match_pb2, types_pb2
-from frontier.web.api import TOKEN_HEADER, filled_seats
+from frontier.web.api import HOST_HEADER, TOKEN_HEADER, filled_seats
 from frontier.web.app import create_app
+from frontier.web.settings import WebSettings
 
 SECRET = "tok-0123456789abcdef"
+INVITE = "inv-fedcba9876543210"
+HOST = "host-00112233445566"
 
 
 class FakeRpcError(grpc.aio.AioRpcError):
@@ -29,17 +34,67 @@ class FakeMatch:
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, Any]] = []
+        self.setup: list[Any] = []  # the last CreateMatch's seat_setup
+        self.claimed: set[str] = set()
 
     def _record(self, name: str, request: Any) -> None:
         self.calls.append((name, request))
 
     async def CreateMatch(self, request: Any, timeout: float) -> Any:
         self._record("CreateMatch", request)
-        seats = [
-            match_pb2.SeatToken(seat=types_pb2.Seat.Value(f"SEAT_{s}"), token=f"{SECRET}-{s}")
-            for s in ("A1", "B1", "A2", "B2", "A3", "B3")
+        self.setup = list(request.seat_setup)
+        invites = [
+            match_pb2.SeatInvite(seat=s.seat, invite_code=f"{INVITE}-{types_pb2.Seat.Name(s.seat)}")
+            for s in request.seat_setup
+            if s.mode == match_pb2.SEAT_MODE_OPEN
         ]
-        return match_pb2.CreateMatchResponse(match_id="m-1", seats=seats)
+        return match_pb2.CreateMatchResponse(match_id="m-1", invites=invites, host_token=HOST)
+
+    def _statuses(self) -> list[Any]:
+        out = []
+        for s in self.setup:
+            code = f"{INVITE}-{types_pb2.Seat.Name(s.seat)}"
+            status = (
+                match_pb2.SEAT_STATUS_BOT
+                if s.mode == match_pb2.SEAT_MODE_BOT
+                else match_pb2.SEAT_STATUS_TAKEN
+                if code in self.claimed
+                else match_pb2.SEAT_STATUS_OPEN
+            )
+            out.append(match_pb2.SeatStatusEntry(seat=s.seat, status=status, bot=s.bot))
+        return out
+
+    async def ClaimSeat(self, request: Any, timeout: float) -> Any:
+        self._record("ClaimSeat", request)
+        seats = {f"{INVITE}-{types_pb2.Seat.Name(s.seat)}": s.seat for s in self.setup}
+        if request.invite_code not in seats:
+            code, message = grpc.StatusCode.PERMISSION_DENIED, "this invite code opens no seat"
+            raise FakeRpcError(code, message, details_metadata(code, message, "UNKNOWN_INVITE"))
+        if request.invite_code in self.claimed:
+            code, message = grpc.StatusCode.FAILED_PRECONDITION, "seat A1 was claimed already"
+            raise FakeRpcError(
+                code, message, details_metadata(code, message, "SEAT_ALREADY_CLAIMED")
+            )
+        self.claimed.add(request.invite_code)
+        seat = seats[request.invite_code]
+        token = f"{SECRET}-{types_pb2.Seat.Name(seat)}"
+        return match_pb2.ClaimSeatResponse(seat=match_pb2.SeatToken(seat=seat, token=token))
+
+    async def AssignSeatBot(self, request: Any, timeout: float) -> Any:
+        self._record("AssignSeatBot", request)
+        if request.host_token != HOST:
+            code, message = grpc.StatusCode.PERMISSION_DENIED, "this is not the host token"
+            raise FakeRpcError(code, message, details_metadata(code, message, "NOT_HOST"))
+        for i, s in enumerate(self.setup):
+            if s.seat == request.seat:
+                self.setup[i] = match_pb2.SeatSetup(
+                    seat=s.seat, mode=match_pb2.SEAT_MODE_BOT, bot=request.bot
+                )
+        return match_pb2.AssignSeatBotResponse(seats=self._statuses())
+
+    async def AbandonMatch(self, request: Any, timeout: float) -> Any:
+        self._record("AbandonMatch", request)
+        return match_pb2.AbandonMatchResponse(version=12)
 
     async def GetView(self, request: Any, timeout: float) -> Any:
         self._record("GetView", request)
@@ -57,6 +112,10 @@ class FakeMatch:
             commands=[types_pb2.LegalCommand(id="c1", label="End the phase")], version=3
         )
 
+    def WatchTurns(self, request: Any, timeout: float) -> Any:
+        self._record("WatchTurns", request)
+        return FakeTurns(request.match_id)
+
     async def SubmitCommand(self, request: Any, timeout: float) -> Any:
         self._record("SubmitCommand", request)
         if request.legal_id == "stale":
@@ -68,7 +127,9 @@ class FakeMatch:
 
     async def ListMatches(self, request: Any, timeout: float) -> Any:
         self._record("ListMatches", request)
-        summary = match_pb2.MatchSummary(match_id="m-1", status=match_pb2.MATCH_STATUS_FINISHED)
+        summary = match_pb2.MatchSummary(
+            match_id="m-1", status=match_pb2.MATCH_STATUS_FINISHED, seats=self._statuses()
+        )
         if request.status not in (0, summary.status):
             return match_pb2.ListMatchesResponse()
         return match_pb2.ListMatchesResponse(matches=[summary], next_page_token="p2")
@@ -78,15 +139,21 @@ class FakeMatch:
         return match_pb2.SetStandingAnswersResponse(answers=request.answers)
 
 
-class FakeBots:
-    def __init__(self) -> None:
-        self.started: list[tuple[str, str, str]] = []
+class FakeTurns:
+    """A WatchTurns call: one notice for m-1, NOT_FOUND for any other match."""
 
-    def start(self, match_id: str, seat: str, token: str, seed: int) -> None:
-        self.started.append((match_id, seat, token))
+    def __init__(self, match_id: str) -> None:
+        self.match_id, self.cancelled = match_id, False
 
-    def bot_seats(self, match_id: str) -> list[str]:
-        return sorted(s for m, s, _ in self.started if m == match_id)
+    async def read(self) -> Any:
+        if self.match_id != "m-1":
+            raise FakeRpcError(grpc.StatusCode.NOT_FOUND, f"no match {self.match_id}")
+        return match_pb2.WatchTurnsResponse(
+            decision_id="7", deadline_unix_ms=1_000_030_000, server_time_unix_ms=1_000_000_000
+        )
+
+    def cancel(self) -> None:
+        self.cancelled = True
 
 
 class FakeHealth:
@@ -98,13 +165,21 @@ class FakeHealth:
 
 @pytest.fixture
 def gateway() -> Any:
-    match, bots = FakeMatch(), FakeBots()
-    app = create_app("unused:0", stubs=(match, FakeHealth(), bots))
+    match = FakeMatch()
+    app = create_app("unused:0", bot_kind="random", stubs=(match, FakeHealth()))
     with TestClient(app) as client:
-        yield client, match, bots
+        yield client, match
 
 
-CHANGING = {"CreateMatch", "SubmitCommand", "SetStandingAnswers"}
+CHANGING = {
+    "CreateMatch",
+    "SubmitCommand",
+    "SetStandingAnswers",
+    "ClaimSeat",
+    "AssignSeatBot",
+    "AbandonMatch",
+}
+FIVE_BOTS = ["B1", "A2", "B2", "A3", "B3"]
 
 
 def changed(match: FakeMatch) -> list[str]:
@@ -124,15 +199,15 @@ def changed(match: FakeMatch) -> list[str]:
     ],
 )
 def test_a_bad_create_request_is_a_400_and_creates_nothing(gateway: Any, body: Any, error: str):
-    client, match, bots = gateway
+    client, match = gateway
     reply = client.post("/api/matches", json=body)
     assert reply.status_code == 400
     assert reply.json()["error"] == error and reply.json()["detail"]
-    assert changed(match) == [] and bots.started == []
+    assert changed(match) == [] and match.setup == []
 
 
 def test_a_body_that_is_not_json_is_a_400(gateway: Any):
-    client, match, _ = gateway
+    client, match = gateway
     reply = client.post("/api/matches", content=b"{not json", headers={"X": "1"})
     assert reply.status_code == 400 and reply.json()["error"] == "bad_request"
     reply = client.post("/api/matches/m-1/commands", content=b"[]", headers={TOKEN_HEADER: SECRET})
@@ -140,18 +215,76 @@ def test_a_body_that_is_not_json_is_a_400(gateway: Any):
     assert changed(match) == []
 
 
-def test_create_starts_the_bot_seats_and_returns_only_the_players_tokens(gateway: Any):
-    client, _, bots = gateway
-    reply = client.post("/api/matches", json={"bots": ["B1", "A2", "B2", "A3", "B3"]})
+def test_create_declares_bot_and_open_seats_to_the_orchestrator(gateway: Any):
+    client, match = gateway
+    reply = client.post("/api/matches", json={"bots": FIVE_BOTS})
+    assert reply.status_code == 201 and reply.headers["cache-control"] == "no-store"
+    created = reply.json()
+    assert created["invites"] == [{"seat": "A1", "invite_code": f"{INVITE}-SEAT_A1"}]
+    assert created["host_token"] == HOST and created["bot_seats"] == sorted(FIVE_BOTS)
+    setup = {types_pb2.Seat.Name(s.seat): (s.mode, s.bot) for s in match.setup}
+    assert setup["SEAT_A1"] == (match_pb2.SEAT_MODE_OPEN, "")
+    assert all(setup[f"SEAT_{s}"] == (match_pb2.SEAT_MODE_BOT, "random") for s in FIVE_BOTS)
+    # the lobby reads who plays each seat from the orchestrator, not from the gateway
+    listed = client.get("/api/matches").json()["matches"][0]
+    assert listed["bot_seats"] == ["A2", "A3", "B1", "B2", "B3"]
+    assert listed["seats"][0] == {"seat": "A1", "status": "open", "bot": ""}
+    assert listed["seats"][1] == {"seat": "B1", "status": "bot", "bot": "random"}
+
+
+def test_a_short_lineup_declares_only_its_filled_seats(gateway: Any):
+    client, match = gateway
+    reply = client.post("/api/matches", json={"lineup": "A=marquise;B=marquise", "bots": ["B1"]})
     assert reply.status_code == 201
-    assert reply.json()["players"] == [{"seat": "A1", "token": f"{SECRET}-A1"}]
-    assert [s for _, s, _ in bots.started] == ["B1", "A2", "B2", "A3", "B3"]
-    listed = client.get("/api/matches").json()["matches"]
-    assert listed[0]["bot_seats"] == ["A2", "A3", "B1", "B2", "B3"]
+    assert [types_pb2.Seat.Name(s.seat) for s in match.setup] == ["SEAT_A1", "SEAT_B1"]
+
+
+def test_an_invite_code_claims_its_seat_once(gateway: Any):
+    client, match = gateway
+    client.post("/api/matches", json={"bots": FIVE_BOTS})
+    code = f"{INVITE}-SEAT_A1"
+    claimed = client.post("/api/matches/m-1/claim", json={"invite_code": code})
+    assert claimed.status_code == 200 and claimed.headers["cache-control"] == "no-store"
+    assert claimed.json() == {"seat": "A1", "token": f"{SECRET}-SEAT_A1"}
+    listed = client.get("/api/matches").json()["matches"][0]
+    assert listed["seats"][0]["status"] == "taken"
+    again = client.post("/api/matches/m-1/claim", json={"invite_code": code})
+    assert again.status_code == 409 and again.json()["error"] == "seat_already_claimed"
+    wrong = client.post("/api/matches/m-1/claim", json={"invite_code": "guess"})
+    assert wrong.status_code == 403 and wrong.json()["error"] == "unknown_invite"
+    assert match.claimed == {code}
+
+
+@pytest.mark.parametrize(
+    "body", [{}, {"invite_code": ""}, {"invite_code": "x" * 129}, {"code": "x"}, []]
+)
+def test_a_bad_claim_is_a_400_and_claims_nothing(gateway: Any, body: Any):
+    client, match = gateway
+    reply = client.post("/api/matches/m-1/claim", json=body)
+    assert reply.status_code == 400 and reply.json()["error"] == "bad_request"
+    assert changed(match) == []
+
+
+def test_the_host_gives_an_open_seat_to_a_bot_or_abandons(gateway: Any):
+    client, match = gateway
+    client.post("/api/matches", json={"bots": FIVE_BOTS})
+    url = "/api/matches/m-1/seats/A1/bot"
+    assert client.post(url, json={}).status_code == 401  # no host token
+    assert client.post(url, json={}, headers={HOST_HEADER: "nope"}).status_code == 403
+    reply = client.post(url, json={}, headers={HOST_HEADER: HOST})
+    assert reply.status_code == 200
+    assert reply.json()["seats"][0] == {"seat": "A1", "status": "bot", "bot": "random"}
+    bad = client.post("/api/matches/m-1/seats/C9/bot", json={}, headers={HOST_HEADER: HOST})
+    assert bad.status_code == 400 and bad.json()["error"] == "bad_seat"
+    ended = client.post("/api/matches/m-1/abandon", headers={HOST_HEADER: HOST})
+    assert ended.status_code == 200 and ended.json() == {"version": 12}
+    assert [n for n in changed(match) if n != "CreateMatch"] == ["AssignSeatBot"] * 2 + [
+        "AbandonMatch"
+    ]
 
 
 def test_a_command_needs_a_token_and_a_legal_id(gateway: Any):
-    client, match, _ = gateway
+    client, match = gateway
     no_token = client.post("/api/matches/m-1/commands", json={"legal_id": "c1"})
     assert no_token.status_code == 401 and no_token.json()["error"] == "token_required"
     empty = client.post(
@@ -165,8 +298,20 @@ def test_a_command_needs_a_token_and_a_legal_id(gateway: Any):
     assert changed(match) == []
 
 
+def test_the_turn_is_the_seats_first_turn_notice(gateway: Any):
+    client, match = gateway
+    assert client.get("/api/matches/m-1/turn").status_code == 401
+    reply = client.get("/api/matches/m-1/turn", headers={TOKEN_HEADER: SECRET})
+    assert reply.status_code == 200 and reply.headers["cache-control"] == "no-store"
+    turn = reply.json()
+    assert turn["decision_id"] == "7" and turn["deadline_unix_ms"] == "1000030000"
+    assert match.calls[-1][1].seat_token == SECRET
+    missing = client.get("/api/matches/m-9/turn", headers={TOKEN_HEADER: SECRET})
+    assert missing.status_code == 404
+
+
 def test_orchestrator_errors_become_http_errors(gateway: Any):
-    client, _, _ = gateway
+    client, _ = gateway
     missing = client.get("/api/matches/m-404/view")
     assert missing.status_code == 404
     assert missing.json() == {"error": "not_found", "detail": "no match m-404"}
@@ -182,7 +327,7 @@ def test_orchestrator_errors_become_http_errors(gateway: Any):
 
 
 def test_the_lobby_lists_a_page_of_matches_by_status(gateway: Any):
-    client, match, _ = gateway
+    client, match = gateway
     page = client.get("/api/matches?status=finished&page_token=p1").json()
     assert [m["match_id"] for m in page["matches"]] == ["m-1"]
     assert page["matches"][0]["status"] == "MATCH_STATUS_FINISHED"
@@ -192,7 +337,7 @@ def test_the_lobby_lists_a_page_of_matches_by_status(gateway: Any):
 
 
 def test_unknown_routes_methods_and_policies_are_json_errors(gateway: Any):
-    client, match, _ = gateway
+    client, match = gateway
     assert client.get("/api/nothing").json()["error"] == "not_found"
     assert client.delete("/api/matches").status_code == 405
     reply = client.put(
@@ -209,7 +354,7 @@ def test_unknown_routes_methods_and_policies_are_json_errors(gateway: Any):
 def test_the_seat_token_goes_to_the_orchestrator_and_the_view_loses_its_debug_json(
     gateway: Any,
 ):
-    client, match, _ = gateway
+    client, match = gateway
     view = client.get("/api/matches/m-1/view", headers={TOKEN_HEADER: SECRET}).json()["view"]
     assert view["viewer"] == "SEAT_A1" and view["json"] == ""
     assert match.calls[-1][1].seat_token == SECRET
@@ -217,34 +362,42 @@ def test_the_seat_token_goes_to_the_orchestrator_and_the_view_loses_its_debug_js
     assert spectator["viewer"] == "SEAT_UNSPECIFIED" and match.calls[-1][1].seat_token == ""
 
 
-@pytest.mark.parametrize("key", ["token", "seat_token", "Token"])
+@pytest.mark.parametrize("key", ["token", "seat_token", "Token", "invite", "host_token"])
 def test_a_token_in_a_url_is_refused_and_not_used(gateway: Any, key: str):
-    client, match, _ = gateway
+    client, match = gateway
     reply = client.get(f"/api/matches/m-1/view?{key}={SECRET}")
     assert reply.status_code == 400 and reply.json()["error"] == "token_in_url"
+    claim = client.post(f"/api/matches/m-1/claim?{key}={INVITE}", json={"invite_code": "x"})
+    assert claim.status_code == 400 and claim.json()["error"] == "token_in_url"
     assert match.calls == []
 
 
 def test_no_logged_url_ever_holds_a_seat_token(gateway: Any, caplog: pytest.LogCaptureFixture):
-    client, _, _ = gateway
+    client, _ = gateway
     caplog.set_level(logging.INFO, logger="frontier.web.access")
-    created = client.post("/api/matches", json={"bots": ["B1", "A2", "B2", "A3", "B3"]}).json()
-    token = created["players"][0]["token"]
+    created = client.post("/api/matches", json={"bots": FIVE_BOTS}).json()
+    code = created["invites"][0]["invite_code"]
+    claim = client.post("/api/matches/m-1/claim", json={"invite_code": code})
+    token = claim.json()["token"]
     headers = {TOKEN_HEADER: token}
     client.get("/api/matches/m-1/view", headers=headers)
     client.get("/api/matches/m-1/legal", headers=headers)
     client.post("/api/matches/m-1/commands", json={"legal_id": "c1"}, headers=headers)
+    client.post("/api/matches/m-1/seats/B1/bot", json={}, headers={HOST_HEADER: HOST})
     client.get(f"/api/matches/m-1/view?token={token}")
+    client.get(f"/api/matches/m-1/view?invite={code}&host_token={HOST}")
     lines = [r.getMessage() for r in caplog.records if r.name == "frontier.web.access"]
-    assert len(lines) >= 5 and any("/api/matches/m-1/legal 200" in line for line in lines)
-    assert not [line for line in lines if SECRET in line]
+    assert len(lines) >= 8 and any("/api/matches/m-1/legal 200" in line for line in lines)
+    assert any("/api/matches/m-1/claim 200" in line for line in lines)
+    assert not [line for line in lines if SECRET in line or INVITE in line or HOST in line]
     assert any("/view?token=*** 400" in line for line in lines)
+    assert any("/view?invite=***&host_token=*** 400" in line for line in lines)
 
 
 def test_health_and_the_pages_are_served(gateway: Any):
-    client, _, _ = gateway
+    client, _ = gateway
     assert client.get("/healthz").json() == {"status": "ok"}
-    for page in ("/", "/match", "/play"):
+    for page in ("/", "/match", "/play", "/join"):
         reply = client.get(page)
         assert reply.status_code == 200 and '<main id="app">' in reply.text
 
@@ -252,3 +405,11 @@ def test_health_and_the_pages_are_served(gateway: Any):
 def test_filled_seats_reads_the_lineup_form():
     assert filled_seats("") == ["A1", "B1", "A2", "B2", "A3", "B3"]
     assert filled_seats("A=marquise,,thief;B=marquise") == ["A1", "A3", "B1"]
+
+
+def test_the_bot_kind_setting_must_name_a_built_in_bot(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("FRONTIER_WEB_BOT_KIND", "random")
+    assert WebSettings().web_bot_kind == "random"
+    monkeypatch.setenv("FRONTIER_WEB_BOT_KIND", "cheater")
+    with pytest.raises(ValueError, match="'cheater' is no built-in bot"):
+        WebSettings()

@@ -1,7 +1,9 @@
-// The browser API's client: JSON calls and the server-sent event stream.  A seat token is
-// kept in sessionStorage (per match) and sent in a header, never in a URL.
+// The browser API's client: JSON calls and the server-sent event stream.  A seat token (and
+// the host token of a match this tab created) is kept in sessionStorage (per match) and sent
+// in a header, never in a URL.
 
 export const TOKEN_HEADER = 'X-Frontier-Seat-Token';
+export const HOST_HEADER = 'X-Frontier-Host-Token';
 
 export class ApiError extends Error {
   constructor(public status: number, public error: string, detail: string) {
@@ -17,10 +19,24 @@ export function rememberToken(matchId: string, token: string): void {
   sessionStorage.setItem(`frontier.token.${matchId}`, token);
 }
 
-export async function api<T = any>(path: string, opts: { method?: string; body?: unknown; token?: string } = {}): Promise<T> {
+// What the host of a match created in this tab keeps: its host token and the open seats'
+// invite codes (the orchestrator returns them once, at creation).
+export interface Hosted { host_token: string; invites: Record<string, string> }
+
+export function hostedMatch(matchId: string): Hosted | null {
+  const raw = sessionStorage.getItem(`frontier.host.${matchId}`);
+  return raw ? JSON.parse(raw) as Hosted : null;
+}
+
+export function rememberHosted(matchId: string, hosted: Hosted): void {
+  sessionStorage.setItem(`frontier.host.${matchId}`, JSON.stringify(hosted));
+}
+
+export async function api<T = any>(path: string, opts: { method?: string; body?: unknown; token?: string; host?: string } = {}): Promise<T> {
   const headers: Record<string, string> = {};
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
   if (opts.token) headers[TOKEN_HEADER] = opts.token;
+  if (opts.host) headers[HOST_HEADER] = opts.host;
   const reply = await fetch(path, {
     method: opts.method ?? 'GET',
     headers,

@@ -1,20 +1,29 @@
-// The lobby: the hosted matches, and a form to create one (lineup, rounds, clock, bot seats).
+// The lobby: the hosted matches with who plays each seat (open / bot / taken, from the
+// orchestrator), and a form to create one (lineup, rounds, clock, which seats the server's
+// bots play).  Every other seat is open: it gets an invite link to hand to its player.
 
-import { api, rememberToken } from './api';
+import { api, hostedMatch, rememberHosted } from './api';
 import { html } from './svg';
 
 const SEATS = ['A1', 'B1', 'A2', 'B2', 'A3', 'B3'];
+const REFRESH_MS = 3000;
+
+export function inviteLink(matchId: string, code: string): string {
+  // The code rides in the fragment, which browsers never send to a server (nor log).
+  return `${location.origin}/join?match=${encodeURIComponent(matchId)}#invite=${encodeURIComponent(code)}`;
+}
 
 export async function lobby(root: HTMLElement): Promise<void> {
   const data = await api('/api/game-data');
-  root.replaceChildren(html('h1', {}, 'Frontier — Root 3x3 (Frontier Alliance Mode)'));
+  root.replaceChildren(html('h1', {}, 'Frontier — Root 3x3 (Frontier Alliance Mode)'),
+    html('p', { class: 'intro' }, 'Create a match below: tick the seats the server\'s bots should play; every other seat gets an invite link. Open a link yourself to play that seat, or send it to a friend. Any match in the list can be watched live or replayed.'));
   const form = html('form', { id: 'create', class: 'create' });
   form.append(html('h2', {}, 'Create a match'));
   form.append(html('label', {}, 'Lineup ', html('input', { name: 'lineup', id: 'lineup', size: '50', placeholder: data.lineup?.default_lineup ?? '' })));
   form.append(html('label', {}, 'Rounds ', html('input', { name: 'max_rounds', id: 'max_rounds', type: 'number', min: '1', max: '6', value: '6' })));
   form.append(html('label', {}, 'Clock: budget s ', html('input', { name: 'budget', id: 'budget', type: 'number', min: '0', value: '0' })));
   form.append(html('label', {}, ' reserve s ', html('input', { name: 'reserve', id: 'reserve', type: 'number', min: '0', value: '0' })));
-  const seats = html('fieldset', {}, html('legend', {}, 'Bot seats (the others are played by people)'));
+  const seats = html('fieldset', {}, html('legend', {}, 'Bot seats (played by the server; the others get invite links for people)'));
   for (const s of SEATS) {
     const box = html('input', { type: 'checkbox', name: 'bot', value: s, id: `bot-${s}` });
     if (s !== 'A1') box.setAttribute('checked', '');
@@ -22,6 +31,7 @@ export async function lobby(root: HTMLElement): Promise<void> {
   }
   form.append(seats, html('button', { type: 'submit', id: 'create-button' }, 'Create match'));
   const created = html('div', { id: 'created' });
+  const list = html('div', { id: 'matches' });
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const get = (id: string) => (form.querySelector(`#${id}`) as HTMLInputElement).value;
@@ -31,24 +41,27 @@ export async function lobby(root: HTMLElement): Promise<void> {
         method: 'POST',
         body: { lineup: get('lineup'), max_rounds: Number(get('max_rounds')), decision_budget_ms: 1000 * Number(get('budget')), reserve_ms: 1000 * Number(get('reserve')), bots },
       });
+      const invites: Record<string, string> = {};
+      for (const i of reply.invites) invites[i.seat] = i.invite_code;
+      rememberHosted(reply.match_id, { host_token: reply.host_token, invites });
       created.replaceChildren(html('p', {}, `Match ${reply.match_id} created. `, html('a', { href: `/match?match=${reply.match_id}`, id: 'watch-link' }, 'Watch it')));
-      for (const p of reply.players) {
-        // The token travels in the link's fragment, which browsers never send to a server.
-        const link = `${location.origin}/play?match=${reply.match_id}#seat=${p.seat}&token=${encodeURIComponent(p.token)}`;
-        created.append(html('p', {}, `Seat ${p.seat}: `, html('a', { href: link, class: 'seat-link', 'data-seat': p.seat }, 'play this seat'), ' (share this link with its player; it is the seat\'s secret)'));
+      for (const i of reply.invites) {
+        created.append(html('p', {}, `Seat ${i.seat}: `, html('a', { href: inviteLink(reply.match_id, i.invite_code), class: 'seat-link', 'data-seat': i.seat }, 'invite link'),
+          ' — open it to play this seat yourself, or send it to its player (it works once)'));
       }
-      if (reply.players.length === 1) rememberToken(reply.match_id, reply.players[0].token);
+      if (!reply.invites.length) created.append(html('p', {}, 'Every seat is a bot: watch them play.'));
       await listMatches(list);
     } catch (e) {
       created.replaceChildren(html('p', { class: 'error', role: 'alert' }, String((e as Error).message)));
     }
   });
-  const list = html('div', { id: 'matches' });
   const filter = html('select', { id: 'status-filter', 'aria-label': 'show matches' },
     ...[['', 'all'], ['in_progress', 'in progress'], ['finished', 'finished'], ['abandoned', 'abandoned']].map(([v, t]) => html('option', { value: v }, t)));
   filter.addEventListener('change', () => void listMatches(list));
   root.append(form, created, html('h2', {}, 'Matches ', filter), list);
   await listMatches(list);
+  // status, rounds, scores and seats change while the lobby is open
+  setInterval(() => { if (!document.hidden && !list.querySelector('#more')) void listMatches(list).catch(() => undefined); }, REFRESH_MS);
 }
 
 const STATUS: Record<string, string> = { MATCH_STATUS_IN_PROGRESS: 'in progress', MATCH_STATUS_FINISHED: 'finished', MATCH_STATUS_ABANDONED: 'abandoned' };
@@ -60,8 +73,12 @@ async function listMatches(list: HTMLElement, pageToken = ''): Promise<void> {
   const table = html('table', { class: 'matches' }, html('tr', {}, ...['match', 'status', 'round', 'A', 'B', 'seats', ''].map((h) => html('th', {}, h))));
   for (const m of matches) {
     const status = m.winner ? `finished: ${m.winner === 'draw' ? 'a draw' : 'team ' + m.winner + ' won'}` : STATUS[m.status] ?? 'in progress';
-    const seats = SEATS.map((s) => `${s} ${m.bot_seats.includes(s) ? 'bot' : 'player'}`).join(', ');
-    table.append(html('tr', { 'data-match': m.match_id }, html('td', {}, m.match_id), html('td', {}, status), html('td', {}, String(m.round)), html('td', {}, String(m.score_a)), html('td', {}, String(m.score_b)), html('td', {}, seats), html('td', {}, html('a', { href: `/match?match=${m.match_id}` }, m.winner ? 'replay' : 'watch'))));
+    const running = m.status === 'MATCH_STATUS_IN_PROGRESS';
+    const hosted = hostedMatch(m.match_id);
+    const actions = html('td', {}, html('a', { href: `/match?match=${m.match_id}` }, running ? 'watch' : 'replay'));
+    if (hosted && running) actions.append(' ', hostButton('abandon', 'abandon', `/api/matches/${m.match_id}/abandon`, hosted, list));
+    table.append(html('tr', { 'data-match': m.match_id }, html('td', {}, m.match_id), html('td', {}, status), html('td', {}, String(m.round)),
+      html('td', {}, String(m.score_a)), html('td', {}, String(m.score_b)), seatCell(m, hosted, running, list), actions));
   }
   list.replaceChildren(table);
   if (next) {
@@ -69,4 +86,29 @@ async function listMatches(list: HTMLElement, pageToken = ''): Promise<void> {
     more.addEventListener('click', () => void listMatches(list, next));
     list.append(more);
   }
+}
+
+// Each seat as the orchestrator reports it; the host of the match (this tab created it) also
+// gets each open seat's invite link and a button that gives the seat to a bot.
+function seatCell(m: any, hosted: ReturnType<typeof hostedMatch>, running: boolean, list: HTMLElement): HTMLElement {
+  const cell = html('td', { class: 'seats' });
+  for (const s of m.seats as { seat: string; status: string; bot: string }[]) {
+    const item = html('span', { class: `seat seat-${s.status}`, 'data-seat': s.seat, 'data-status': s.status }, `${s.seat} ${s.status === 'bot' ? `bot (${s.bot})` : s.status}`);
+    const code = hosted?.invites[s.seat];
+    if (s.status === 'open' && code && running && hosted) {
+      item.append(' ', html('a', { href: inviteLink(m.match_id, code), class: 'invite' }, 'invite link'), ' ',
+        hostButton('bot', 'give to a bot', `/api/matches/${m.match_id}/seats/${s.seat}/bot`, hosted, list));
+    }
+    cell.append(item, ' ');
+  }
+  return cell;
+}
+
+function hostButton(kind: string, label: string, path: string, hosted: { host_token: string }, list: HTMLElement): HTMLElement {
+  const b = html('button', { type: 'button', class: `host-${kind}` }, label);
+  b.addEventListener('click', async () => {
+    try { await api(path, { method: 'POST', body: {}, host: hosted.host_token }); await listMatches(list); }
+    catch (e) { b.replaceWith(html('span', { class: 'error', role: 'alert' }, (e as Error).message)); }
+  });
+  return b;
 }

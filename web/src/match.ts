@@ -43,7 +43,27 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
   let over = false;
 
   const head = html('header', { class: 'match-head' }, html('a', { href: '/' }, '← Lobby'), html('h1', {}, `Match ${matchId}${playing ? ` · you play ${seatName(infoReply.initial_view.viewer)}` : ' · spectating'}`));
-  const clock = html('div', { class: 'clock', id: 'clock' }, info.decision_budget_ms > 0 ? `Clock: ${Number(info.decision_budget_ms) / 1000}s per decision, reserve ${Number(info.reserve_ms) / 1000}s, ${info.strike_limit} strikes` : 'No clock');
+  const clocked = Number(info.decision_budget_ms) > 0;
+  const clockRule = clocked ? `Clock: ${Number(info.decision_budget_ms) / 1000}s per decision, reserve ${Number(info.reserve_ms) / 1000}s, ${info.strike_limit} strikes` : 'No clock';
+  const clock = html('div', { class: 'clock', id: 'clock' }, clockRule);
+  const clockLeft = html('strong', { id: 'clock-left' });
+  clock.append(' ', clockLeft);
+  // The open decision's deadline, from the seat's turn notice, on this browser's clock.
+  let deadline = 0;
+  let timedDecision = '';
+  setInterval(() => {
+    const left = deadline ? Math.max(0, deadline - Date.now()) / 1000 : -1;
+    clockLeft.textContent = left >= 0 ? `· your time: ${left.toFixed(1)}s left (the budget, then your reserve)` : '';
+  }, 200);
+  function timeDecision(): void {
+    if (!playing || !clocked || !legal.length || !live || live.winner) { deadline = 0; return; }
+    const id = String(live.version);
+    if (id === timedDecision) return;
+    timedDecision = id;
+    api(`/api/matches/${matchId}/turn`, { token }).then((t) => {
+      deadline = t.deadline_unix_ms > 0 ? Date.now() + Number(t.deadline_unix_ms) - Number(t.server_time_unix_ms) : 0;
+    }).catch(() => { deadline = 0; });
+  }
   const strip = html('div', { id: 'strip' });
   const track = html('div', { id: 'track' });
   const map = svg('svg', { id: 'board', class: 'board', role: 'img', 'aria-label': 'the board: both maps' }) as SVGSVGElement;
@@ -152,15 +172,27 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
     } finally { submitting = false; }
   }
 
+  // One read of the view at a time: two in flight could land out of order and leave an older
+  // version on show until the next event; a refresh asked for meanwhile runs right after.
   let pending = false;
+  let reading = false;
+  let again = false;
   async function refresh(): Promise<void> {
-    const [v, l] = await Promise.all([
-      api(`/api/matches/${matchId}/view`, { token }),
-      playing ? api(`/api/matches/${matchId}/legal`, { token }) : Promise.resolve({ commands: [] }),
-    ]);
-    live = v.view;
-    legal = l.commands ?? [];
-    render();
+    if (reading) { again = true; return; }
+    reading = true;
+    try {
+      do {
+        again = false;
+        const [v, l] = await Promise.all([
+          api(`/api/matches/${matchId}/view`, { token }),
+          playing ? api(`/api/matches/${matchId}/legal`, { token }) : Promise.resolve({ commands: [] }),
+        ]);
+        live = v.view;
+        legal = l.commands ?? [];
+        timeDecision();
+        render();
+      } while (again);
+    } finally { reading = false; }
   }
   function refreshSoon(): void {
     if (pending) return;

@@ -1,7 +1,8 @@
 """``frontier stack up|play``: run the distributed server locally, and play a match through it.
 
 ``up`` runs until Ctrl-C; ``play`` starts a stack on free ports, plays one bot match through
-MatchService, checks it against the in-process engine and stops (what ``make run`` runs).
+MatchService, checks it against the in-process engine and stops (what ``make run`` runs),
+or with ``--keep-up`` stays up until Ctrl-C so that the match can be replayed in a browser.
 """
 
 from __future__ import annotations
@@ -47,6 +48,11 @@ def add_stack_commands(commands: Any) -> None:
     play.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     play.add_argument("--lineup", default=None, help="lineup (default: the default lineup)")
     play.add_argument("--replay", metavar="FILE", help="save the match's replay to FILE")
+    play.add_argument(
+        "--keep-up",
+        action="store_true",
+        help="after the match, keep the stack up (to replay it in a browser) until Ctrl-C",
+    )
     play.set_defaults(run=_play)
 
 
@@ -75,20 +81,14 @@ def _up(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         web_port=args.web_port,
     )
-    stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
     with Stack(config) as stack:
         print(f"NATS          {config.nats_url}  (JetStream store {config.workdir}/jetstream)")
         for name in names:
             print(f"{name:<13} {config.address(name)}")
         print(f"web           {config.web_url}  <- open this in a browser")
         print(f"logs          {stack.logs}/\nall SERVING; Ctrl-C to stop", flush=True)
-        while not stop.wait(0.5):
-            dead = [n for n, alive in stack.alive().items() if not alive]
-            if dead:
-                print(f"stopping: {', '.join(dead)} exited (see logs)", file=sys.stderr)
-                return 1
+        if not _run_until_stopped(stack):
+            return 1
     print("stopped")
     return 0
 
@@ -100,7 +100,7 @@ def _play(args: argparse.Namespace) -> int:
     )
     lineup = args.lineup or default_lineup()
     print(f"starting the stack (logs in {workdir}/logs) ...", flush=True)
-    with Stack(config):
+    with Stack(config) as stack:
         print(f"playing seed {args.seed}, lineup {lineup} through MatchService", flush=True)
 
         def watch_link(match_id: str) -> None:
@@ -127,13 +127,33 @@ def _play(args: argparse.Namespace) -> int:
             on_round=show,
             on_created=watch_link,
         )
-    print(
-        f"winner: {result.winner}  scores A {result.scores['A']} - B {result.scores['B']}  "
-        f"({len(result.commands)} commands, match {result.match_id})"
-    )
-    print(result.message)
-    if args.replay and result.replay is not None:
-        replays.save(result.replay, args.replay)
-        print(f"replay saved to {args.replay}")
+        print(
+            f"winner: {result.winner}  scores A {result.scores['A']} - B {result.scores['B']}  "
+            f"({len(result.commands)} commands, match {result.match_id})"
+        )
+        print(result.message)
+        if args.replay and result.replay is not None:
+            replays.save(result.replay, args.replay)
+            print(f"replay saved to {args.replay}")
+        if args.keep_up:
+            print(
+                f"replay it in a browser: {config.web_url}match?match={result.match_id}\n"
+                "the stack stays up; Ctrl-C to stop",
+                flush=True,
+            )
+            _run_until_stopped(stack)
     print("stack stopped")
     return 0 if result.verified else 1
+
+
+def _run_until_stopped(stack: Stack) -> bool:
+    """Wait for Ctrl-C (or SIGTERM); False when a process of the stack died first."""
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    while not stop.wait(0.5):
+        dead = [n for n, alive in stack.alive().items() if not alive]
+        if dead:
+            print(f"stopping: {', '.join(dead)} exited (see logs)", file=sys.stderr)
+            return False
+    return True

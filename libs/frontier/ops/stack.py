@@ -112,7 +112,7 @@ class StackConfig:
     log_level: str = "WARNING"
     extra_env: dict[str, str] = field(default_factory=dict)
     web_port: int = 0  # the browser gateway (services.web) on this port; 0 = no gateway
-    web_env: dict[str, str] = field(default_factory=dict)  # e.g. FRONTIER_WEB_BOT_DELAY_MS
+    web_env: dict[str, str] = field(default_factory=dict)  # e.g. FRONTIER_WEB_BOT_KIND
     # Prometheus /metrics port per process; a process not listed uses its service's default
     metrics_ports: dict[str, int] = field(default_factory=dict)
 

@@ -1,10 +1,18 @@
 """The browser API: JSON and server-sent events, each route one MatchService call.
 
+Who plays a seat is the orchestrator's business, not the gateway's: a match the lobby creates
+declares every filled seat in ``CreateMatchRequest.seat_setup``, as a built-in bot of the
+orchestrator (so bot seats survive a gateway restart) or as an open seat with a one-time
+invite code.  The gateway keeps nothing about a match in memory; the lobby's seat statuses
+(open / bot / taken) come from ``ListMatches``.
+
 Secrecy rules this module keeps:
 
-* A seat token only ever arrives in the ``X-Frontier-Seat-Token`` header (the page keeps it
-  in ``sessionStorage``), never in a URL: a token in the query string is refused with 400,
-  so it cannot end up in an access log.
+* Secrets (seat tokens, invite codes, the host token) only ever arrive in a request body or
+  in a header (``X-Frontier-Seat-Token``, ``X-Frontier-Host-Token``), never in a URL: a
+  query string with a secret-like key is refused with 400, so no access log can hold one.
+  An invite link carries its code in the URL fragment, which browsers never send; the page
+  posts it to ``/claim`` and keeps the seat token it gets back in ``sessionStorage``.
 * A call with a token forwards exactly that token to the orchestrator, which computes the
   reader's view; the gateway never holds or forwards another seat's view.  The event stream
   is the spectator's (public) one.
@@ -31,9 +39,24 @@ from frontier.runtime.errors import reason_in
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 
 TOKEN_HEADER = "x-frontier-seat-token"
+HOST_HEADER = "x-frontier-host-token"
 SEAT_NAMES = ("A1", "B1", "A2", "B2", "A3", "B3")
 MATCH_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
-TOKEN_WORDS = ("token", "seat_token", "secret")
+TOKEN_WORDS = (
+    "token",
+    "seat_token",
+    "secret",
+    "invite",
+    "invite_code",
+    "code",
+    "host",
+    "host_token",
+)
+SEAT_STATUS = {
+    match_pb2.SEAT_STATUS_OPEN: "open",
+    match_pb2.SEAT_STATUS_BOT: "bot",
+    match_pb2.SEAT_STATUS_TAKEN: "taken",
+}
 
 HTTP_OF_GRPC = {
     grpc.StatusCode.INVALID_ARGUMENT: 400,
@@ -89,6 +112,22 @@ class CreateMatchBody(BaseModel):
     bots: list[str] = Field(default_factory=list, max_length=6)
 
 
+class ClaimBody(BaseModel):
+    """An invite link's code, posted by the page that opened the link."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    invite_code: str = Field(min_length=1, max_length=128)
+
+
+class AssignBotBody(BaseModel):
+    """The host gives an open seat to a built-in bot ("" = the gateway's default bot)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    bot: str = Field(default="", max_length=40)
+
+
 class CommandBody(BaseModel):
     """A legal command chosen on the page, by its id."""
 
@@ -142,14 +181,45 @@ def match_id_of(request: Request) -> str:
     return match_id
 
 
-def token_of(request: Request, *, required: bool) -> str:
-    """The caller's seat token, from the header only."""
-    token = request.headers.get(TOKEN_HEADER, "")
+def seat_of(request: Request) -> str:
+    seat = str(request.path_params["seat"])
+    if seat not in SEAT_NAMES:
+        raise HttpError(400, "bad_seat", f"unknown seat {seat[:8]!r}; seats are {SEAT_NAMES}")
+    return seat
+
+
+def token_of(request: Request, *, required: bool, header: str = TOKEN_HEADER) -> str:
+    """The caller's seat (or host) token, from the header only."""
+    token = request.headers.get(header, "")
     if required and not token:
-        raise HttpError(401, "token_required", f"send the seat token in {TOKEN_HEADER}")
+        raise HttpError(401, "token_required", f"send the token in {header}")
     if len(token) > 512:
-        raise HttpError(400, "bad_token", "a seat token is at most 512 characters")
+        raise HttpError(400, "bad_token", "a token is at most 512 characters")
     return token
+
+
+def seat_setup(filled: list[str], bots: list[str], bot: str) -> list[match_pb2.SeatSetup]:
+    """Every filled seat: a built-in ``bot`` where the lobby said so, else open."""
+    return [
+        match_pb2.SeatSetup(
+            seat=types_pb2.Seat.Value(f"SEAT_{seat}"),
+            mode=match_pb2.SEAT_MODE_BOT if seat in bots else match_pb2.SEAT_MODE_OPEN,
+            bot=bot if seat in bots else "",
+        )
+        for seat in filled
+    ]
+
+
+def seat_name(seat: types_pb2.Seat.ValueType) -> str:
+    return types_pb2.Seat.Name(seat).removeprefix("SEAT_")
+
+
+def seats_of(entries: Any) -> list[dict[str, str]]:
+    """Seat status entries as the lobby reads them: ``{"seat", "status", "bot"}``."""
+    return [
+        {"seat": seat_name(e.seat), "status": SEAT_STATUS.get(e.status, "taken"), "bot": e.bot}
+        for e in entries
+    ]
 
 
 def redacted_query(query: str) -> str:
@@ -172,14 +242,15 @@ def refuse_tokens_in_url(request: Request) -> None:
 
 
 Handler = Callable[[Request], Awaitable[Response]]
+NO_STORE = {"Cache-Control": "no-store"}  # replies that carry a secret
 
 
 class Api:
     """The routes' handlers over one MatchService stub."""
 
-    def __init__(self, stub: match_pb2_grpc.MatchServiceStub, bots: Any, timeout_s: float):
+    def __init__(self, stub: match_pb2_grpc.MatchServiceStub, bot: str, timeout_s: float):
         self.stub = stub
-        self.bots = bots  # frontier.web.bots.BotSeats (or a test double with the same methods)
+        self.bot = bot  # the orchestrator's built-in bot for the lobby's bot seats
         self.timeout_s = timeout_s
         self.game_data: dict[str, Any] | None = None
 
@@ -214,7 +285,8 @@ class Api:
         matches = []
         for summary in reply.matches:
             entry = to_json(summary)
-            entry["bot_seats"] = self.bots.bot_seats(summary.match_id)
+            entry["seats"] = seats_of(summary.seats)
+            entry["bot_seats"] = sorted(s["seat"] for s in entry["seats"] if s["status"] == "bot")
             matches.append(entry)
         return JSONResponse({"matches": matches, "next_page_token": reply.next_page_token})
 
@@ -236,18 +308,49 @@ class Api:
             decision_budget_ms=body.decision_budget_ms,
             reserve_ms=body.reserve_ms,
         )
-        reply = await self.call(self.stub.CreateMatch, match_pb2.CreateMatchRequest(config=config))
-        players = []
-        for i, seat_token in enumerate(reply.seats):
-            seat = types_pb2.Seat.Name(seat_token.seat).removeprefix("SEAT_")
-            if seat in body.bots:
-                self.bots.start(reply.match_id, seat, seat_token.token, body.seed * 7 + i)
-            else:
-                players.append({"seat": seat, "token": seat_token.token})
-        return JSONResponse(
-            {"match_id": reply.match_id, "players": players, "bot_seats": sorted(body.bots)},
-            201,
+        create = match_pb2.CreateMatchRequest(
+            config=config, seat_setup=seat_setup(filled, body.bots, self.bot)
         )
+        reply = await self.call(self.stub.CreateMatch, create)
+        invites = [{"seat": seat_name(i.seat), "invite_code": i.invite_code} for i in reply.invites]
+        out = {
+            "match_id": reply.match_id,
+            "invites": invites,
+            "bot_seats": sorted(body.bots),
+            "host_token": reply.host_token,
+        }
+        return JSONResponse(out, 201, headers=NO_STORE)
+
+    async def claim_seat(self, request: Request) -> Response:
+        """An invite link opened: its code (in the body) becomes the seat's token."""
+        match_id = match_id_of(request)
+        body: ClaimBody = await body_of(request, ClaimBody)
+        claim = match_pb2.ClaimSeatRequest(match_id=match_id, invite_code=body.invite_code)
+        reply = await self.call(self.stub.ClaimSeat, claim)
+        out = {"seat": seat_name(reply.seat.seat), "token": reply.seat.token}
+        return JSONResponse(out, headers=NO_STORE)
+
+    async def assign_bot(self, request: Request) -> Response:
+        """The host gives a still open seat to a built-in bot."""
+        match_id, seat = match_id_of(request), seat_of(request)
+        host = token_of(request, required=True, header=HOST_HEADER)
+        body: AssignBotBody = await body_of(request, AssignBotBody)
+        assign = match_pb2.AssignSeatBotRequest(
+            match_id=match_id,
+            host_token=host,
+            seat=types_pb2.Seat.Value(f"SEAT_{seat}"),
+            bot=body.bot or self.bot,
+        )
+        reply = await self.call(self.stub.AssignSeatBot, assign)
+        return JSONResponse({"seats": seats_of(reply.seats)})
+
+    async def abandon(self, request: Request) -> Response:
+        """The host ends an unfinished match."""
+        match_id = match_id_of(request)
+        host = token_of(request, required=True, header=HOST_HEADER)
+        abandon = match_pb2.AbandonMatchRequest(match_id=match_id, host_token=host)
+        reply = await self.call(self.stub.AbandonMatch, abandon)
+        return JSONResponse({"version": reply.version})
 
     async def match_info(self, request: Request) -> Response:
         match_id = match_id_of(request)
@@ -258,7 +361,6 @@ class Api:
         )
         reply.initial_view.ClearField("json")
         out = {"info": to_json(reply.info), "initial_view": to_json(reply.initial_view)}
-        out["bot_seats"] = self.bots.bot_seats(match_id)
         return JSONResponse(out)
 
     async def view(self, request: Request) -> Response:
@@ -330,6 +432,26 @@ class Api:
             ),
         )
         return JSONResponse(to_json(reply))
+
+    async def turn(self, request: Request) -> Response:
+        """The seat's open decision with its deadline (the page's clock): the first notice of
+        ``WatchTurns``, which comes at once while the match waits for the seat; a seat not
+        waiting gets 504 after the call timeout rather than a request held open."""
+        match_id = match_id_of(request)
+        token = token_of(request, required=True)
+        call: Any = self.stub.WatchTurns(  # an aio stream call (the stubs type the sync one)
+            match_pb2.WatchTurnsRequest(match_id=match_id, seat_token=token),
+            timeout=self.timeout_s,
+        )
+        try:
+            notice = await call.read()
+        except grpc.aio.AioRpcError as exc:
+            raise grpc_error(exc) from None
+        finally:
+            call.cancel()
+        if notice is grpc.aio.EOF:
+            raise HttpError(502, "no_notice", "the orchestrator ended the turn stream")
+        return JSONResponse(to_json(notice), headers=NO_STORE)
 
     async def events(self, request: Request) -> Response:
         """The spectator's event stream as server-sent events, from ``?from=N`` on."""

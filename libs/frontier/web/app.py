@@ -26,10 +26,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from frontier.runtime.tls import aio_channel
 from frontier.v1 import match_pb2_grpc
 from frontier.web.api import Api, Handler, HttpError, redacted_query, refuse_tokens_in_url
-from frontier.web.bots import BotSeats
 
 STATIC = Path(__file__).parent / "static"
-PAGES = ("/", "/match", "/play")
+PAGES = ("/", "/match", "/play", "/join")
 access_log = logging.getLogger("frontier.web.access")
 
 
@@ -77,29 +76,27 @@ def create_app(
     orchestrator_url: str,
     *,
     bot_kind: str = "greedy",
-    bot_delay_s: float = 0.4,
     timeout_s: float = 5.0,
-    stubs: tuple[Any, Any, Any] | None = None,
+    stubs: tuple[Any, Any] | None = None,
 ) -> Starlette:
-    """The app; ``stubs`` = (MatchService stub, Health stub, bot seats) replaces the channel
-    to ``orchestrator_url`` (the unit tests' doubles)."""
+    """The app; ``bot_kind`` is the orchestrator's built-in bot that plays the lobby's bot
+    seats; ``stubs`` = (MatchService stub, Health stub) replaces the channel to
+    ``orchestrator_url`` (the unit tests' doubles)."""
     state: dict[str, Any] = {}
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if stubs is not None:
-            match, state["health"], bots = stubs
-            state["api"] = Api(match, bots, timeout_s)
+            match, state["health"] = stubs
+            state["api"] = Api(match, bot_kind, timeout_s)
             yield
             return
         channel = aio_channel(orchestrator_url)  # TLS when the environment says so
-        seats = BotSeats(orchestrator_url, bot_kind, bot_delay_s)
-        state["api"] = Api(match_pb2_grpc.MatchServiceStub(channel), seats, timeout_s)
+        state["api"] = Api(match_pb2_grpc.MatchServiceStub(channel), bot_kind, timeout_s)
         state["health"] = health_pb2_grpc.HealthStub(channel)
         try:
             yield
         finally:
-            await seats.stop()
             await channel.close()
 
     def route(name: str) -> Handler:
@@ -131,8 +128,12 @@ def create_app(
         Route("/api/matches", route("list_matches"), methods=["GET"]),
         Route("/api/matches", route("create_match"), methods=["POST"]),
         Route("/api/matches/{match_id}/info", route("match_info")),
+        Route("/api/matches/{match_id}/claim", route("claim_seat"), methods=["POST"]),
+        Route("/api/matches/{match_id}/seats/{seat}/bot", route("assign_bot"), methods=["POST"]),
+        Route("/api/matches/{match_id}/abandon", route("abandon"), methods=["POST"]),
         Route("/api/matches/{match_id}/view", route("view")),
         Route("/api/matches/{match_id}/legal", route("legal")),
+        Route("/api/matches/{match_id}/turn", route("turn")),
         Route("/api/matches/{match_id}/commands", route("submit"), methods=["POST"]),
         Route("/api/matches/{match_id}/standing-answers", route("get_standing"), methods=["GET"]),
         Route("/api/matches/{match_id}/standing-answers", route("set_standing"), methods=["PUT"]),

@@ -18,7 +18,6 @@ def main() -> None:
     app = create_app(
         settings.orchestrator_url,
         bot_kind=settings.web_bot_kind,
-        bot_delay_s=settings.web_bot_delay_ms / 1000,
         timeout_s=settings.call_timeout_s,
     )
     uvicorn.run(

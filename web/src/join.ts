@@ -1,0 +1,50 @@
+// An invite link opened (/join?match=ID#invite=CODE): the code travels in the fragment, which
+// browsers never send to a server; this page posts it to the gateway (ClaimSeat), keeps the
+// seat token it gets back in sessionStorage and goes on to the seat's page.  A link whose seat
+// is taken already gets a page that says so, and where to watch instead.
+
+import { api, ApiError, rememberToken, tokenFor } from './api';
+import { html } from './svg';
+
+const CLAIMED = 'frontier.claimed.';
+
+export async function joinPage(root: HTMLElement): Promise<void> {
+  const matchId = new URLSearchParams(location.search).get('match') ?? '';
+  const code = new URLSearchParams(location.hash.slice(1)).get('invite') ?? '';
+  history.replaceState(null, '', location.pathname + location.search); // the secret leaves the address bar
+  const play = `/play?match=${encodeURIComponent(matchId)}`;
+  // This tab claimed this very link before (a reload, the back button): its seat is ours.
+  if (code && sessionStorage.getItem(CLAIMED + matchId) === code && tokenFor(matchId)) {
+    location.replace(play);
+    return;
+  }
+  if (!matchId || !code) {
+    root.replaceChildren(failure('This is not a whole invite link.', 'An invite link looks like /join?match=…#invite=…; ask the match\'s host for it again.', matchId));
+    return;
+  }
+  root.replaceChildren(html('p', {}, `Taking your seat in match ${matchId}…`));
+  try {
+    const claimed = await api(`/api/matches/${encodeURIComponent(matchId)}/claim`, { method: 'POST', body: { invite_code: code } });
+    rememberToken(matchId, claimed.token);
+    sessionStorage.setItem(CLAIMED + matchId, code);
+    location.replace(play);
+  } catch (e) {
+    const err = e as ApiError;
+    const why: Record<string, string> = {
+      seat_already_claimed: 'This seat is taken: its invite link was used already, and each link works once.',
+      seat_not_open: 'This seat was given to a bot by the match\'s host.',
+      unknown_invite: 'This invite link opens no seat of this match.',
+      not_found: 'There is no such match on this server.',
+    };
+    root.replaceChildren(failure(why[err.error] ?? 'The seat could not be claimed.', err.message, matchId));
+  }
+}
+
+function failure(title: string, detail: string, matchId: string): HTMLElement {
+  const box = html('section', { class: 'join-error', id: 'join-error', role: 'alert' },
+    html('h1', {}, 'Cannot join this seat'), html('p', { class: 'error', id: 'join-reason' }, title), html('p', {}, detail));
+  const links = html('p', {}, html('a', { href: '/' }, '← Lobby'));
+  if (matchId) links.append(' · ', html('a', { href: `/match?match=${encodeURIComponent(matchId)}`, id: 'watch-instead' }, 'watch the match instead'));
+  box.append(links);
+  return box;
+}
