@@ -14,11 +14,17 @@ all git-ignored) and ``pip wheel .`` (a cp311 wheel carrying the ``.so`` and ``.
 It needs a C compiler and the Python headers at install time, never at run time.  The build
 takes about a minute on 2 cores.
 
+``model.py`` (Command, Event) is compiled too: its records are frozen dataclasses with a
+hand-written ``__init__`` that mypyc turns into a native constructor, so a rule building a
+legal list or emitting an event never leaves C (about 1.7x the throughput of an interpreted
+model.py).  What still reads them as dataclasses keeps working: ``dataclasses.fields`` and
+``replace``, the frozen ``__setattr__``, pickling (``__reduce__``, the same bytes in both
+builds).  One difference shows: compiled, their type hints are erased (``tuple`` for
+``tuple[str, ...]``), and the wire codec then takes the item type from the proto field.
+
 Kept interpreted, on purpose:
 
-* ``model.py``: Command/Event have a hand-written ``__init__`` through the slot descriptors'
-  setters, and the wire codec reads their dataclass type hints; compiled, both break.
-  ``state.py``: State and its records stay ordinary slotted dataclasses, so the types the
+* ``state.py``: State and its records stay ordinary slotted dataclasses, so the types the
   rest of the project builds and pickles do not change; compiling it gained nothing
   measurable.
 * ``errors.py``: mypyc cannot compile a subclass of RuntimeError (CorruptEvent).
@@ -48,7 +54,7 @@ from setuptools import Extension, setup
 ROOT = Path(__file__).resolve().parent
 ENGINE = Path("libs/frontier/engine")
 # Kept interpreted: see the module docstring.
-INTERPRETED = {"__init__.py", "model.py", "state.py", "errors.py", "config.py"}
+INTERPRETED = {"__init__.py", "state.py", "errors.py", "config.py"}
 
 
 def pure_python() -> bool:

@@ -11,10 +11,13 @@ At the end: folding the events onto the initial state rebuilds the live state.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from frontier.engine import (
+    Command,
     Event,
     EventKind,
     State,
@@ -58,10 +61,14 @@ def check_contraband(state: State) -> None:
         assert len(v["crate"]) == len(state.crate)
 
 
-def play_match(seed: int, bot_seed: int, patience: int = 3) -> list[Event]:
-    config = make_config(seed=seed, lineup=R2_DEFAULT_LINEUP)
-    state = initial_state(config)
-    bot = KindFirstBot(bot_seed, patience)
+Choose = Callable[[list[Command]], Command]
+# (state before, the events of one command, state after): extra checks of one step
+StepCheck = Callable[[State, list[Event], State], None]
+
+
+def play_out(state: State, choose: Choose, check: StepCheck | None = None) -> list[Event]:
+    """Play ``state`` to the end with ``choose``, checking the invariants above after every
+    command (and ``check``, given the state before it); the events of the whole match."""
     events: list[Event] = []
     removed = 0
     while not state.over:
@@ -71,13 +78,22 @@ def play_match(seed: int, bot_seed: int, patience: int = 3) -> list[Event]:
         legal = legal_commands(state, seat)
         assert legal, f"{seat.value} must act in {state.step} but has no legal command"
         assert len(set(legal)) == len(legal), "duplicate legal commands"
-        cmd = bot.choose(legal)
-        got = execute_as_decided(state, cmd)
+        before = state.clone() if check is not None else None
+        got = execute_as_decided(state, choose(legal))
+        if check is not None and before is not None:
+            check(before, got, state)
         removed += sum(1 for e in got if e.kind is EventKind.ITEM_REMOVED)
         events += got
         assert_items_conserved(state, removed)
         check_contraband(state)
     assert state.winner in {"A", "B", "draw"}
+    return events
+
+
+def play_match(seed: int, bot_seed: int, patience: int = 3) -> list[Event]:
+    config = make_config(seed=seed, lineup=R2_DEFAULT_LINEUP)
+    state = initial_state(config)
+    events = play_out(state, KindFirstBot(bot_seed, patience).choose)
     assert_events_rebuild(config, state, events)
     return events
 

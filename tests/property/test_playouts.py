@@ -31,6 +31,7 @@ from hypothesis import strategies as st
 from frontier.engine import (
     Command,
     Event,
+    EventKind,
     Seat,
     State,
     decide,
@@ -112,7 +113,7 @@ def check_event_secrecy(state: State, event: Event) -> None:
         assert len(seen.cards) == len(event.cards)
         assert not cards & deck, f"{event.kind} shows deck cards to {viewer}"
         involved = viewer is not None and viewer.value in (event.seat, event.target)
-        if involved:
+        if involved or event.kind is EventKind.DISCARD_CARD_TAKEN:  # Day Labor: public cards
             continue
         for owner in state.order:
             if can_see_hand(state, viewer, owner):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import re
 import tomllib
+import types
 from pathlib import Path
 
 import pytest
@@ -22,14 +23,20 @@ def test_the_build_requires_the_mypy_of_constraints_txt() -> None:
     assert f"mypy=={pinned[1]}" in requires
 
 
-@pytest.mark.parametrize(
-    "name",
-    ["frontier.engine.model", "frontier.engine.state", "frontier.engine.errors"],
-)
-def test_the_record_modules_stay_interpreted(name: str) -> None:
-    # Commands, events and the State are the types the rest of the project builds, compares
-    # and pickles: they are the same classes whether the rules are compiled or not.
+@pytest.mark.parametrize("name", ["frontier.engine.state", "frontier.engine.errors"])
+def test_the_state_and_error_modules_stay_interpreted(name: str) -> None:
+    # The State is the type the rest of the project builds, compares and pickles: the same
+    # class whether the rules are compiled or not.
     assert (importlib.import_module(name).__file__ or "").endswith(".py")
+
+
+def test_commands_and_events_are_native_when_compiled() -> None:
+    # model.py is compiled with the rules: a rule builds a Command without leaving C.
+    model = importlib.import_module("frontier.engine.model")
+    suffix = ".so" if frontier.engine.COMPILED else ".py"
+    assert (model.__file__ or "").endswith(suffix)
+    native = not isinstance(model.Command.__init__, types.FunctionType)
+    assert native == frontier.engine.COMPILED
 
 
 def test_the_rules_are_compiled_unless_built_pure() -> None:
@@ -47,7 +54,7 @@ def test_every_rule_module_is_compiled_unless_built_pure() -> None:
     """setup.py picks up every engine module, a newly split one too (all but the record
     modules it keeps interpreted on purpose)."""
     engine = ROOT / "libs" / "frontier" / "engine"
-    interpreted = {"__init__", "model", "state", "errors", "config"}
+    interpreted = {"__init__", "state", "errors", "config"}
     names = [
         ".".join(("frontier.engine", *p.relative_to(engine).with_suffix("").parts))
         for p in sorted(engine.rglob("*.py"))

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
-from frontier.engine import Command, CommandKind, EventKind, IllegalCommand, State, Team
+from frontier.engine import (
+    Command,
+    CommandKind,
+    EventKind,
+    IllegalCommand,
+    State,
+    Team,
+    legal_commands,
+)
 from frontier.engine.board import board
+from frontier.engine.model import Item
 from frontier.engine.pieces import clearings_ruled, warriors
+from frontier.engine.state import DroppedItem
+from frontier.engine.vagabond_state import vstate
 from frontier.engine.view import event_for, view
-from tests.contraband_helpers import A1, A2, B1, B2, full_position
+from tests.contraband_helpers import A1, A2, A3, B1, B2, drop, full_position
 from tests.engine_helpers import (
     CARD_OF,
     OTHER_CARD_OF,
@@ -20,6 +31,7 @@ from tests.engine_helpers import (
     position,
     stack_deck,
 )
+from tests.vagabond_helpers import item_keys
 
 CREEK, HILL, DUNE = "autumn.creek", "autumn.hill", "autumn.dune"
 
@@ -237,3 +249,101 @@ def test_R33_royal_claim_counts_the_clearings_the_team_rules() -> None:
     before = state.scores[Team.A]
     play(state, Command(CommandKind.ROYAL_CLAIM, A1))
     assert state.scores[Team.A] - before == ruled
+
+
+# ----- R33: Cobbler's move and Command Warren's battle for every faction -------------------------
+
+MOUND, QUARRY = "winter.mound", "autumn.quarry"
+
+
+def test_R33_cobbler_moves_the_vagabond_with_its_boots() -> None:
+    state = full_position(
+        turn=A3,
+        vagabonds={A3: {"location": MOUND, "items": ["boots", "sword"]}},
+        in_play={A3: ["cobbler.1"]},
+    )
+    play(state, Command(CommandKind.END_PHASE, A3))
+    d = state.decisions[0]
+    assert (d.seat, d.kind, state.step) == (A3, "cobbler", "evening.start")
+    moves = legal_of(state, CommandKind.VAGABOND_MOVE)
+    assert moves and {c.kind for c in legal_commands(state, A3)} == {
+        CommandKind.VAGABOND_MOVE,
+        CommandKind.DECLINE,
+    }
+    dest = next(c for c in moves if not board().is_bridge(MOUND, c.to))
+    events = play(state, dest)
+    assert vstate(state, A3).location == dest.to
+    assert item_keys(state, A3) == ["boots/exhausted", "sword"]
+    assert EventKind.PAWN_MOVED in {e.kind for e in events}
+    assert not state.decisions or state.decisions[0].kind != "cobbler"
+
+
+def _vagabond_daylight_starts_with_command_warren(sword: str) -> State:
+    state = full_position(
+        turn=A3,
+        step="birdsong.cards",
+        pieces={MOUND: {B1: {"warrior": 1}}},
+        vagabonds={A3: {"location": MOUND, "items": [sword, "boots"]}},
+        in_play={A3: ["command_warren.1"]},
+    )
+    play(state, Command(CommandKind.END_PHASE, A3))
+    return state
+
+
+def test_R33_command_warren_battles_with_the_vagabonds_sword() -> None:
+    state = _vagabond_daylight_starts_with_command_warren("sword")
+    d = state.decisions[0]
+    assert (d.seat, d.kind) == (A3, "command_warren")
+    battles = legal_of(state, CommandKind.BATTLE)
+    assert {(c.clearing, c.target) for c in battles} == {(MOUND, "B1")}
+    events = play(state, next(c for c in battles if not c.piece))
+    assert EventKind.BATTLE_STARTED in {e.kind for e in events}
+    assert "sword/exhausted" in item_keys(state, A3)
+
+
+def test_R33_command_warren_is_not_offered_to_a_vagabond_without_a_sword() -> None:
+    state = _vagabond_daylight_starts_with_command_warren("sword/exhausted")
+    assert not state.decisions and state.step == "daylight.actions"
+
+
+def test_R33_R18_cobbler_move_collects_a_dropped_item() -> None:
+    state = full_position(pieces={MOUND: {A1: {"warrior": 1}}}, in_play={A1: ["cobbler.1"]})
+    drop(state, MOUND, Item.HAMMER, A2)
+    play(state, Command(CommandKind.END_PHASE, A1))
+    assert state.decisions[0].kind == "cobbler"
+    collect = Command(CommandKind.COLLECT, A1, clearing=MOUND, piece="hammer", target="A2")
+    assert legal_of(state, CommandKind.COLLECT) == [collect]
+    play(state, collect)
+    assert state.dropped == {} and state.carried == {
+        MOUND: {A1: [DroppedItem(Item.HAMMER, Team.A, A2)]}
+    }
+
+
+def test_R33_R21_the_alliances_cobbler_move_never_collects() -> None:
+    state = full_position(
+        turn=B2,
+        step="daylight.actions",
+        pieces={QUARRY: {B2: {"warrior": 1}}},
+        in_play={B2: ["cobbler.1"]},
+    )
+    drop(state, QUARRY, Item.HAMMER, B2)
+    play(state, Command(CommandKind.END_PHASE, B2))
+    assert not legal_of(state, CommandKind.COLLECT)
+
+
+def test_R33_R19_command_warren_battle_seizes_a_dropped_item() -> None:
+    state = full_position(
+        turn=B1,
+        step="birdsong.cards",
+        pieces={MOUND: {B1: {"warrior": 1}}},
+        in_play={B1: ["command_warren.1"]},
+    )
+    drop(state, MOUND, Item.HAMMER, A1)  # Team A's item on Team B's home map
+    play(state, Command(CommandKind.END_PHASE, B1))
+    assert state.decisions[0].kind == "command_warren"
+    seize = Command(CommandKind.SEIZE, B1, clearing=MOUND, piece="hammer", target="A1")
+    assert legal_of(state, CommandKind.SEIZE) == [seize]
+    before = state.scores[Team.B]
+    play(state, seize)
+    assert state.dropped == {} and Item.HAMMER in state.crate
+    assert state.scores[Team.B] == before + 1

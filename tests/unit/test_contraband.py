@@ -116,25 +116,42 @@ def test_R16_one_map_per_craft_for_the_marquise_too() -> None:
     assert legal_of(state, CommandKind.CRAFT) == []
 
 
-def test_R16_vagabond_hammers_on_the_rival_map_drop_the_item_where_the_pawn_stands() -> None:
+def test_R16_vagabond_hammers_on_the_rival_map_put_the_item_in_the_satchel_as_contraband() -> None:
     state = full_position(
         turn=A3,
         hands={A3: ["a_visit_to_friends"]},  # boots: rabbit
-        vagabonds={A3: {"location": MOUND, "items": ["hammer", "torch"]}},
+        vagabonds={A3: {"location": MOUND, "items": ["hammer", "torch", "boots", "boots"]}},
     )
     assert suit(state, MOUND) == "rabbit"
     items = item_count(state)
     crafts = legal_of(state, CommandKind.CRAFT)
     assert [(c.to, c.clearings) for c in crafts] == [(MOUND, (MOUND,))]
+    start = state.clone()
     events = play(state, crafts[0])
-    assert state.dropped == {MOUND: [DroppedItem(Item.BOOTS, Team.A, A3)]}  # no warrior carries
-    assert not of_kind(events, EventKind.ITEM_GAINED) and not of_kind(events, EventKind.SCORED)
-    assert item_keys(state, A3) == ["hammer/exhausted", "torch"]
-    assert state.stock[WINTER][Item.BOOTS] == 1
+    assert state.dropped == {} and state.carried == {}  # nothing lies at its feet
+    gained = of_kind(events, EventKind.ITEM_GAINED)
+    assert [(e.piece, e.clearing, e.text) for e in gained] == [("boots", MOUND, "contraband")]
+    assert not of_kind(events, EventKind.SCORED)  # no points yet (R16, R17)
+    assert item_keys(state, A3) == [
+        "boots",
+        "boots",
+        "boots/contraband",
+        "hammer/exhausted",
+        "torch",
+    ]
+    assert state.stock[WINTER][Item.BOOTS] == 1  # the rival map's stock
+    assert state.seats[A3].crafted_items == []
     assert item_count(state) == items
-    # its torch picks it up (R20); see test_R20_* for the way home
-    play(state, first_legal(state, CommandKind.PICK_UP))
-    assert item_keys(state, A3) == ["boots/contraband", "hammer/exhausted", "torch/exhausted"]
+    assert_folds(start, events, state)
+    # entering its home map over the bridge scores it for the team, as crafted by A3 (R17)
+    card = fee(state, QUARRY)
+    state.deck.remove(card)
+    state.seats[A3].hand.append(card)
+    events = play(state, first_legal(state, CommandKind.VAGABOND_MOVE, to=QUARRY, cards=(card,)))
+    assert "contraband_validated" in kinds_of(events)
+    scored = of_kind(events, EventKind.SCORED)
+    assert [(e.seat, e.amount, e.target) for e in scored] == [("A3", 1, "A")]  # boots: 1 VP
+    assert "boots" in item_keys(state, A3) and "boots/contraband" not in item_keys(state, A3)
     assert item_count(state) == items
 
 

@@ -21,7 +21,7 @@ from frontier.engine.contraband import carry_loads, carry_options, plain_loads
 from frontier.engine.decide import legal_commands
 from frontier.engine.factions.marquise import _may_build_in
 from frontier.engine.lineup import R2_DEFAULT_LINEUP
-from frontier.engine.model import Suit, seat_named, suit_named
+from frontier.engine.model import COMMAND_FIELDS, EVENT_FIELDS, Suit, seat_named, suit_named
 from frontier.engine.movement import move_commands
 from frontier.engine.pieces import blocked_by_keep, open_slots, ruler, rulers
 from tests.engine_helpers import A, B, new_state, position
@@ -38,8 +38,9 @@ def test_hand_written_init_takes_the_fields_in_order_with_their_defaults(cls: ty
     obj = cls(*required)
     for f in fields[len(required) :]:
         assert getattr(obj, f.name) == f.default
+    # ``f.type`` is the annotation's text interpreted and its erased class compiled (mypyc).
     values = [
-        f"v{i}" if f.type == "str" else (i if f.type == "int" else (f"v{i}",))
+        f"v{i}" if f.type in ("str", str) else (i if f.type in ("int", int) else (f"v{i}",))
         for i, f in enumerate(fields[len(required) :])
     ]
     by_position = cls(*required, *values)
@@ -62,6 +63,52 @@ def test_commands_and_events_stay_frozen_picklable_and_replaceable() -> None:
     event = Event(EventKind.SCORED, seat="A1", amount=2, text="built sawmill")
     assert pickle.loads(pickle.dumps(event)) == event
     assert event.redacted() == event  # no cards to hide
+
+
+def _generic_key(cmd: Command) -> str:
+    """``Command.key`` as first defined: a loop over the dataclass fields after the seat."""
+    parts = [cmd.kind.value]
+    for f in dataclasses.fields(cmd)[2:]:
+        value = getattr(cmd, f.name)
+        if value in ("", 0, ()):
+            continue
+        if isinstance(value, tuple):
+            value = ",".join(value)
+        parts.append(f"{f.name}={value}")
+    return " ".join(parts)
+
+
+@pytest.mark.parametrize("lineup", [R2_DEFAULT_LINEUP, "A=marquise,alliance,ranger;B=marquise"])
+def test_spelled_out_key_and_pickle_equal_the_generic_ones(lineup: str) -> None:
+    seen = 0
+    for state in _playout_states(lineup, seed=3, every=3):
+        seat = to_act(state)
+        assert seat is not None
+        for cmd in legal_commands(state, seat):
+            assert cmd.key() == _generic_key(cmd)
+            assert pickle.loads(pickle.dumps(cmd)) == cmd
+            seen += 1
+    assert seen > 500
+    odd = Command(CommandKind.CRAFT, Seat.B2, count=-1, cards=("a", "b"), clearings=("x",))
+    assert odd.key() == _generic_key(odd) == "craft count=-1 cards=a,b clearings=x"
+
+
+def test_records_pickle_as_a_constructor_call_in_both_builds() -> None:
+    # The bytes do not depend on the build (compiled, the records are native objects).
+    cmd = Command(CommandKind.MOVE, Seat.A2, "autumn.hill", "autumn.quarry", 2, cards=("c",))
+    assert cmd.__reduce__() == (Command, tuple(getattr(cmd, f) for f in COMMAND_FIELDS))
+    event = Event(EventKind.SCORED, seat="A1", amount=2, values=(1, 2), text="x")
+    assert event.__reduce__() == (Event, tuple(getattr(event, f) for f in EVENT_FIELDS))
+    assert pickle.loads(pickle.dumps(event)).values == (1, 2)
+
+
+def test_records_refuse_bad_arguments() -> None:
+    with pytest.raises(TypeError):
+        Command(CommandKind.MOVE)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Command(CommandKind.MOVE, Seat.A1, colour="red")  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Event(EventKind.SCORED, "A1", "", "", 0, "", "", (), (), (), 0, "", "extra")  # type: ignore[call-arg]
 
 
 def test_seat_and_suit_tables_agree_with_the_enums() -> None:

@@ -84,16 +84,49 @@ def test_eyrie_leader_charismatic_recruits_two_warriors() -> None:
     assert state.pieces[WEALD][A2]["warrior"] == 2
 
 
-def test_eyrie_turmoil_when_charismatic_cannot_place_both_warriors() -> None:
+def _charismatic_with_one_warrior_left(round_no: int = 3) -> State:
     state = eyrie_position(
         step="daylight.craft",
+        round_no=round_no,
         leader="charismatic",  # viziers in Recruit and Battle
         pieces={WEALD: {A2: {"roost": 1, "warrior": 19}}, MOUNTAIN: {B1: {"warrior": 1}}},
     )
     assert state.seats[A2].supply["warrior"] == 1
+    return state
+
+
+def test_eyrie_charismatic_with_one_warrior_left_places_it_then_falls_into_turmoil() -> None:
+    # Law 1.5.4: do as much as possible; the card is still not resolved in full
+    state = _charismatic_with_one_warrior_left()
     events = play(state, Command(CommandKind.END_PHASE, A2))
-    assert find(events, EventKind.TURMOIL)
-    assert not find(events, EventKind.PIECES_PLACED)
+    assert not find(events, EventKind.TURMOIL)  # the recruit is offered first
+    recruit = Command(CommandKind.DECREE_RECRUIT, A2, clearing=WEALD, piece="bird")
+    assert commands_of(state, A2, CommandKind.DECREE_RECRUIT) == [recruit]
+    events = play(state, recruit)
+    assert [(e.clearing, e.count) for e in find(events, EventKind.PIECES_PLACED)] == [(WEALD, 1)]
+    kinds = [e.kind for e in events]
+    assert kinds.index(EventKind.PIECES_PLACED) < kinds.index(EventKind.TURMOIL)
+    assert state.pieces[WEALD][A2]["warrior"] == 20 and state.seats[A2].supply["warrior"] == 0
+    assert state.step.startswith("evening") and eyrie(state, A2).leader == ""
+
+
+def test_eyrie_charismatic_with_no_warrior_left_falls_into_turmoil_at_once() -> None:
+    state = eyrie_position(
+        step="daylight.craft",
+        leader="charismatic",
+        pieces={WEALD: {A2: {"roost": 1, "warrior": 20}}},
+    )
+    events = play(state, Command(CommandKind.END_PHASE, A2))
+    assert find(events, EventKind.TURMOIL) and not find(events, EventKind.PIECES_PLACED)
+
+
+def test_R24_a_recruit_short_of_warriors_may_be_skipped_in_rounds_1_2() -> None:
+    state = _charismatic_with_one_warrior_left(round_no=1)
+    play(state, Command(CommandKind.END_PHASE, A2))
+    skip = Command(CommandKind.SKIP_DECREE_CARD, A2, piece="bird")
+    assert skip in commands_of(state, A2, CommandKind.SKIP_DECREE_CARD)
+    events = play(state, skip)
+    assert not find(events, EventKind.TURMOIL) and not find(events, EventKind.PIECES_PLACED)
 
 
 def test_eyrie_move_starts_in_a_clearing_of_the_card_suit() -> None:

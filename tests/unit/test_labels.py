@@ -46,6 +46,19 @@ def test_labels_name_clearings_cards_and_counts_for_people() -> None:
     assert label(Command(CommandKind.END_PHASE, Seat.A1)) == "End this step"
 
 
+def test_the_recruit_label_names_the_clearing_a_short_supply_chose() -> None:
+    assert label(Command(CommandKind.RECRUIT, Seat.A1)) == "Recruit"
+    one = Command(CommandKind.RECRUIT, Seat.A1, clearing="autumn.creek")
+    assert label(one) == "Recruit: a warrior at Creek"
+
+
+def test_R34_a_vagabond_move_label_counts_an_allied_rivals_warriors() -> None:
+    along = Command(CommandKind.VAGABOND_MOVE, Seat.A3, to="autumn.hill", target="B1", count=2)
+    assert label(along) == "Move to Hill, taking 2 warriors of B1 along"
+    vanguard = Command(CommandKind.VAGABOND_MOVE, Seat.A3, to="autumn.hill", target="A1")
+    assert label(vanguard) == "Move to Hill, taking A1 along"
+
+
 @settings(max_examples=3, deadline=None)
 @given(seed=st.integers(0, 2**40))
 def test_every_legal_command_of_a_match_gets_a_filled_in_label(seed: int) -> None:

@@ -236,11 +236,46 @@ def test_marquise_recruit_once_per_turn() -> None:
 
 
 def test_marquise_recruit_with_a_short_supply_places_what_is_left() -> None:
-    state = position(pieces={CREEK: {A: {"recruiter": 1}}, DUNE: {A: {"recruiter": 1}}})
-    put(state, MEADOW, A, "warrior", 24)
-    play(state, Command(CommandKind.RECRUIT, A))
+    state = position(pieces={CREEK: {A: {"recruiter": 2}}})
+    put(state, MEADOW, A, "warrior", 24)  # 1 warrior left for 2 recruiters in one clearing...
+    events = play(state, Command(CommandKind.RECRUIT, A))
+    placed = [(e.clearing, e.count) for e in events if e.kind is EventKind.PIECES_PLACED]
+    assert placed == [(CREEK, 1)] and not state.decisions  # ...only one place to put it
     assert state.seats[A].supply["warrior"] == 0
     assert_conserved(state)
+
+
+def test_marquise_chooses_which_recruiters_get_the_last_warriors() -> None:
+    # Law 1.5.4, 6.5.3: 2 warriors left for 3 recruiters in 2 clearings; today's board order
+    # would fill Creek first, the Marquise picks Dune then Creek
+    state = position(pieces={CREEK: {A: {"recruiter": 2}}, DUNE: {A: {"recruiter": 1}}})
+    put(state, MEADOW, A, "warrior", 23)
+    events = play(state, Command(CommandKind.RECRUIT, A))
+    assert not [e for e in events if e.kind is EventKind.PIECES_PLACED]
+    d = state.decisions[0]
+    assert (d.seat, d.kind, d.count) == (A, "recruit", 2)
+    options = legal_of(state, CommandKind.RECRUIT)
+    assert {c.clearing for c in options} == {CREEK, DUNE}
+    assert_refused(state, Command(CommandKind.RECRUIT, A, clearing=MEADOW), IllegalCommand)
+    play(state, Command(CommandKind.RECRUIT, A, clearing=DUNE))
+    # Dune's one recruiter has its warrior: the last one goes to Creek without asking
+    assert not state.decisions
+    assert state.pieces[DUNE][A]["warrior"] == 1 and state.pieces[CREEK][A]["warrior"] == 1
+    assert state.seats[A].supply["warrior"] == 0
+    assert state.actions == 2
+    assert_conserved(state)
+
+
+def test_marquise_may_give_both_last_warriors_to_one_clearing_with_two_recruiters() -> None:
+    state = position(pieces={CREEK: {A: {"recruiter": 2}}, DUNE: {A: {"recruiter": 2}}})
+    put(state, MEADOW, A, "warrior", 23)
+    play(state, Command(CommandKind.RECRUIT, A))
+    play(state, Command(CommandKind.RECRUIT, A, clearing=DUNE))
+    assert state.decisions[0].count == 1  # Dune still has a recruiter without its warrior
+    assert {c.clearing for c in legal_of(state, CommandKind.RECRUIT)} == {CREEK, DUNE}
+    play(state, Command(CommandKind.RECRUIT, A, clearing=DUNE))
+    assert state.pieces[DUNE][A]["warrior"] == 2 and state.pieces[CREEK][A].get("warrior", 0) == 0
+    assert not state.decisions
 
 
 def test_marquise_march_two_moves_one_action() -> None:

@@ -438,3 +438,60 @@ def test_R23_vagabond_crosses_a_bridge_on_its_eyries_wings() -> None:
     play(state, flights[0])
     assert vs.location == "winter.spire" and state.seats[A3].hand == hand  # no fee
     assert state.used.get("wings_r23")  # a card is owed to the Eyrie at the end of the turn
+
+
+# ----- R34: moving the warriors of an Allied rival --------------------------------------------
+
+ALLIED_B1 = {"A1": "allied", "B1": "allied", "B3": "indifferent"}
+
+
+def test_R34_an_allied_rival_moves_any_number_of_its_warriors_with_the_vagabond() -> None:
+    pieces = {CREEK: {B1: {"warrior": 3}}}
+    plain = vb_position(pieces=pieces, vagabonds={A3: {"location": CREEK, "items": ["boots"]}})
+    assert all(c.target == "" for c in legal_of(plain, CommandKind.VAGABOND_MOVE))  # Indifferent
+    state = vb_position(
+        pieces=pieces,
+        vagabonds={A3: {"location": CREEK, "items": ["boots"], "relations": ALLIED_B1}},
+    )
+    to_hill = [c for c in legal_of(state, CommandKind.VAGABOND_MOVE) if c.to == HILL]
+    assert sorted((c.target, c.count) for c in to_hill) == [
+        ("", 0),
+        ("B1", 1),
+        ("B1", 2),
+        ("B1", 3),
+    ]
+    events = play(state, Command(CommandKind.VAGABOND_MOVE, A3, to=HILL, target="B1", count=2))
+    moved = next(e for e in events if e.kind is EventKind.PIECES_MOVED)
+    assert (moved.seat, moved.clearing, moved.to, moved.count) == ("B1", CREEK, HILL, 2)
+    assert state.pieces[CREEK][B1]["warrior"] == 1
+    assert state.pieces[HILL][B1]["warrior"] == 2
+    assert vstate(state, A3).location == HILL
+    assert not legal_of(state, CommandKind.BATTLE)  # it never battles with them (R14)
+
+
+def test_R34_an_allied_rivals_contraband_goes_along_or_stays_as_with_a_teammate() -> None:
+    state = vb_position(
+        pieces={CREEK: {B1: {"warrior": 2}}},
+        vagabonds={A3: {"location": CREEK, "items": ["boots"], "relations": ALLIED_B1}},
+    )
+    state.carried = {CREEK: {B1: [DroppedItem(Item.TEA, Team.B, B1)]}}
+    state.stock["winter"][Item.TEA] -= 1
+    loads = sorted(
+        (c.count, c.clearings)
+        for c in legal_of(state, CommandKind.VAGABOND_MOVE)
+        if c.to == HILL and c.target == "B1"
+    )
+    assert loads == [(1, ()), (1, (CREEK,)), (2, (CREEK,))]  # all of them: it must go along
+    play(
+        state,
+        Command(CommandKind.VAGABOND_MOVE, A3, to=HILL, target="B1", count=2, clearings=(CREEK,)),
+    )
+    assert state.carried == {HILL: {B1: [DroppedItem(Item.TEA, Team.B, B1)]}}
+
+
+def test_R34_R27_a_teammate_still_never_moves_with_the_vagabond_without_vanguard_leader() -> None:
+    state = vb_position(
+        pieces={CREEK: {A1: {"warrior": 2}, B1: {"warrior": 1}}},
+        vagabonds={A3: {"location": CREEK, "items": ["boots"], "relations": ALLIED_B1}},
+    )
+    assert {c.target for c in legal_of(state, CommandKind.VAGABOND_MOVE)} == {"", "B1"}

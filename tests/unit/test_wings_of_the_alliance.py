@@ -73,6 +73,10 @@ def test_R23_wings_into_a_roost_clearing_waives_the_fee_but_paying_stays_possibl
     )
     assert find(events, EventKind.CARDS_DISCARDED)  # paying the fee is no flight: no debt
     assert not state.used.get(WINGS_USED)
+    state.seats[A1].hand.append(state.deck.pop())  # a card it could give, were it owed
+    events = play(state, Command(CommandKind.END_PHASE, A1))
+    assert not [e for e in find(events, EventKind.DECISION_REQUESTED) if e.text == "feed_eyrie"]
+    assert [e.seat for e in find(events, EventKind.TURN_STARTED)][:1] == ["B1"]
 
 
 def test_R23_wings_only_offered_when_it_waives_something() -> None:

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import frontier.engine
 from frontier.engine import model
 from frontier.engine.model import Command, CommandKind, Event, EventKind, Seat, Suit
 from frontier.v1 import types_pb2
@@ -237,9 +238,20 @@ def test_unencodable_engine_values_rejected() -> None:
     with pytest.raises(WireError, match="cannot encode"):
         command_to_proto(Command(CommandKind.MARCH, Seat.A1, count=2**31))
     with pytest.raises(WireError, match="cannot encode"):
-        event_to_proto(Event(EventKind.SCORED, amount="3"))  # type: ignore[arg-type]
-    with pytest.raises(WireError, match="cannot encode"):
         event_to_proto(Event(EventKind.SCORED, text="\ud800"))
+
+
+def test_wrongly_typed_records_are_refused() -> None:
+    # Compiled (setup.py), the native records refuse a wrongly typed field when built;
+    # interpreted, the codec refuses to encode one.
+    if frontier.engine.COMPILED:
+        with pytest.raises(TypeError, match="int object expected"):
+            Event(EventKind.SCORED, amount="3")  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="Seat object expected"):
+            Command(CommandKind.MARCH, "A1")  # type: ignore[arg-type]
+        return
+    with pytest.raises(WireError, match="cannot encode"):
+        event_to_proto(Event(EventKind.SCORED, amount="3"))  # type: ignore[arg-type]
     with pytest.raises(WireError, match="expected a Seat"):
         command_to_proto(Command(CommandKind.MARCH, "A1"))  # type: ignore[arg-type]
 

@@ -238,8 +238,9 @@ def _building_removed(ctx: Ctx, remover: Seat) -> None:
 def deal_hits(ctx: Ctx, victim: Seat, clearing: str, hits: int, remover: Seat) -> None:
     """Remove ``hits`` pieces of ``victim``: warriors first, then buildings/tokens.
 
-    When the victim has a real choice among buildings and tokens, it is asked (REMOVE_PIECE)
-    one piece at a time; otherwise the removal is automatic.
+    When the hits remove all of the victim's buildings and tokens, nobody is asked and the
+    buildings go first; when only some can go and of more than one kind, the victim chooses
+    (REMOVE_PIECE, one piece at a time, base Root).
     """
     state = ctx.state
     w = warriors(state, clearing, victim)
@@ -261,13 +262,20 @@ def _others(state: State, clearing: str, victim: Seat) -> dict[str, int]:
     return {k: n for k, n in kinds.items() if n > 0 and (k in BUILDINGS or k in TOKENS)}
 
 
+def _removal_order(kind: str) -> tuple[bool, str]:
+    """Buildings first, then tokens; by name within each (their effects do not interact)."""
+    return (kind not in BUILDINGS, kind)
+
+
 def _continue_hits(ctx: Ctx, victim: Seat, clearing: str, hits: int, remover: Seat) -> None:
     state = ctx.state
     others = _others(state, clearing, victim)
     if hits <= 0 or not others:
         return
     if len(others) == 1 or hits >= sum(others.values()):
-        for kind in sorted(others):
+        # Nobody is asked: buildings go before tokens, so their effects (the Alliance's base
+        # loss, then Outrage for its sympathy) follow that order ("Decided by the engine").
+        for kind in sorted(others, key=_removal_order):
             k = min(others[kind], hits)
             remove(ctx, victim, clearing, kind, k, remover, "battle")
             _building_removed(ctx, remover)

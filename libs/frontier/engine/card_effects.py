@@ -5,7 +5,10 @@ Daylight and Cobbler at the start of Evening are offered as decisions; Royal Cla
 and Deliver! are Birdsong actions; Tax Collector and Codebreakers are once-per-Daylight
 actions.  Battle effects (Armorers, Sappers, Brutal Tactics, Scouting Party) live in
 :mod:`battle`.  R33: "another player" is any other seat, teammate or rival, except that Stand and
-Deliver! takes only from a rival; Royal Claim counts the clearings the team rules.
+Deliver! takes only from a rival; Royal Claim counts the clearings the team rules; Cobbler's
+move and Command Warren's battle are open to every faction, the Vagabond included (its own
+boots move and sword battle, through the faction's hooks), and count as a move for collecting
+a dropped item (R18; never the Alliance, R21) and as a battle for seizing one (R19).
 """
 
 from __future__ import annotations
@@ -24,11 +27,13 @@ from .cards import (
     TAX_COLLECTOR,
     in_play,
 )
+from .contraband import collect_commands, do_collect, do_seize, seize_commands
 from .ctx import Ctx
 from .field_hospitals import offer_field_hospitals
-from .model import Command, CommandKind, EventKind, Seat
+from .model import Command, CommandKind, EventKind, Faction, Seat
 from .movement import do_move, move_commands
 from .pieces import WARRIOR, clearings_ruled, warriors
+from .registry import rules_for
 from .removal import remove
 from .state import Decision, State
 
@@ -45,13 +50,36 @@ def offer_birdsong_start(ctx: Ctx, seat: Seat) -> None:
         ctx.ask(seat, "better_burrow_bank")
 
 
+def warren_commands(state: State, seat: Seat) -> list[Command]:
+    """Command Warren's battle (R33): the faction's own battle (the Vagabond's sword), else a
+    warrior battle or a seizure of a dropped item, which is a battle action (R19)."""
+    hook = rules_for(state.lineup[seat].faction).card_battle_commands
+    if hook is not None:
+        return hook(state, seat)
+    return [*battle_commands(state, seat, CommandKind.COMMAND_WARREN), *seize_commands(state, seat)]
+
+
+def cobbler_commands(state: State, seat: Seat) -> list[Command]:
+    """Cobbler's move (R33): the faction's own move (the Vagabond's boots), else a warrior
+    move or the collection of a dropped item, which costs a move (R18) - never for the
+    Alliance, whose allies carry its items (R21)."""
+    faction = state.lineup[seat].faction
+    hook = rules_for(faction).card_move_commands
+    if hook is not None:
+        return hook(state, seat)
+    out = move_commands(state, seat, CommandKind.COBBLER)
+    if faction is not Faction.ALLIANCE:
+        out.extend(collect_commands(state, seat))
+    return out
+
+
 def offer_daylight_start(ctx: Ctx, seat: Seat) -> None:
-    if in_play(ctx.state, seat, COMMAND_WARREN) and battle_commands(ctx.state, seat):
+    if in_play(ctx.state, seat, COMMAND_WARREN) and warren_commands(ctx.state, seat):
         ctx.ask(seat, "command_warren")
 
 
 def offer_evening_start(ctx: Ctx, seat: Seat) -> None:
-    if in_play(ctx.state, seat, COBBLER) and move_commands(ctx.state, seat, CommandKind.COBBLER):
+    if in_play(ctx.state, seat, COBBLER) and cobbler_commands(ctx.state, seat):
         ctx.ask(seat, "cobbler")
 
 
@@ -63,9 +91,9 @@ def decision_commands(state: State, d: Decision) -> list[Command]:
             for o in _others(state, seat)
         ]
     elif d.kind == "command_warren":
-        out = battle_commands(state, seat, CommandKind.COMMAND_WARREN)
+        out = warren_commands(state, seat)
     elif d.kind == "cobbler":
-        out = move_commands(state, seat, CommandKind.COBBLER)
+        out = cobbler_commands(state, seat)
     else:
         return []
     out.append(Command(CommandKind.DECLINE, seat))
@@ -84,6 +112,12 @@ def answer(ctx: Ctx, cmd: Command, d: Decision) -> None:
         start_battle(ctx, seat, cmd.clearing, Seat(cmd.target))
     elif cmd.kind is CommandKind.COBBLER:
         do_move(ctx, cmd)
+    elif cmd.kind is CommandKind.COLLECT:  # R18: Cobbler's move spent on a dropped item
+        do_collect(ctx, cmd)
+    elif cmd.kind is CommandKind.SEIZE:  # R19: Command Warren's battle spent on one
+        do_seize(ctx, cmd)
+    else:  # the faction's own move or battle (the Vagabond's boots or sword, R33)
+        rules_for(ctx.state.lineup[seat].faction).execute(ctx, cmd)
 
 
 # ----- Birdsong and Daylight actions ------------------------------------------------------

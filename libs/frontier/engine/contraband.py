@@ -6,8 +6,8 @@ and validated when carried home.
   clearing (``Command.to``): when the crafter has warriors in some used clearing it must name
   one of those, and its warriors there carry the item; with none it names any used clearing
   and the item is dropped there.  The Alliance always drops it (Revolutionary Agent, R21).
-  A Vagabond has no warriors: its hammers crafting on the rival map always drop the item in
-  its clearing, where its torch may pick it up (R20) and carry it home in the Satchel.
+  A Vagabond has no warriors: its hammers crafting on the rival map put the item straight into
+  its Satchel as its team's contraband (R16, added), carried home like a torch pick-up (R20).
 * **Carrying (R17).**  Warriors are counted, not individual, so contraband is carried by a
   *seat* in a clearing (``State.carried``: clearing -> seat -> items).  Every warrior move
   (march, Decree move, Alliance move, Cobbler, Vanguard Leader's ally) of ``k`` of that seat's
@@ -23,18 +23,18 @@ and validated when carried home.
   for 1 move: the Marquise as one move of a march (the first move starts a march action, the
   second ends it), the Eyrie by resolving a Move Decree card whose suit matches the clearing
   (birds wild; the clearing's own suit is spent first, which never leaves fewer options); never
-  the Alliance, whose allies carry its items (R21, revised).  Cobbler's move is not offered for
-  it.  A collected item keeps its crafter: the Alliance's items carried home by its Marquise or
-  Eyrie teammate count as crafted by the Alliance (R21) and score for the team.  A rival may
-  collect it too, to keep it from its team: it carries it like its own (it drops again when that
-  carrier is removed) but never validates it.  Contraband is only validated by crossing a bridge
-  onto its team's home map: an item that lies on its own team's home map (a rival carried it
-  there) must be taken back across a bridge and home again.
+  the Alliance, whose allies carry its items (R21, revised).  Cobbler's move may collect it
+  too (R33).  A collected item keeps its crafter: the Alliance's items carried home by its
+  Marquise or Eyrie teammate count as crafted by the Alliance (R21) and score for the team.  A
+  rival may collect it too, to keep it from its team: it carries it like its own (it drops again
+  when that carrier is removed) but never validates it.  Contraband is only validated by
+  crossing a bridge onto its team's home map: an item that lies on its own team's home map (a
+  rival carried it there) must be taken back across a bridge and home again.
 * **Seizure (R19).**  A warrior of the team whose home map holds a dropped item of the *other*
   team may spend 1 battle action against it (a Marquise battle action, an Eyrie Battle Decree
   card matching the clearing, an Alliance battle operation): the item goes to the crate, out
-  of the game, and the seizer's team scores 1 VP.  A Vagabond has no warriors and never seizes;
-  Command Warren's free battle is not offered for it.
+  of the game, and the seizer's team scores 1 VP.  Command Warren's battle may seize it too
+  (R33).  A Vagabond has no warriors and never seizes.
 * **The Vagabond (R20).**  The torch pick-up lives in ``factions/vagabond.py``; its own team's
   item is marked contraband in the Satchel and is validated when the pawn crosses a bridge
   onto the home map (move or slip): the team scores as above, the item stays in the Satchel.
@@ -129,8 +129,10 @@ def _position(clearing: str) -> int:
 def _lying(state: State, suit: Suit | None) -> list[str]:
     """Clearings with dropped items, in board order, matching ``suit`` (birds wild) if given."""
     out = [c for c, items in state.dropped.items() if items]
+    if not out:  # the usual case: every move and battle enumeration asks
+        return out
     if suit is not None and suit is not Suit.BIRD:
-        out = [c for c in out if state.suits[c] == suit.value]
+        out = [c for c in out if state.suits[c] == suit]  # a StrEnum equals its value
     return sorted(out, key=_position)
 
 

@@ -122,6 +122,7 @@ _DECISION_OWNER: dict[str, Domain] = {
     "command_warren": Domain.COMBAT,
     "better_burrow_bank": Domain.CRAFTING,
     "cobbler": Domain.MAP,
+    "recruit": Domain.MAP,  # the Marquise's recruiters with a short supply
     "damage_items": Domain.COMBAT,
     "intervention": Domain.COMBAT,
     "loot": Domain.COMBAT,

@@ -10,9 +10,10 @@ and a command is trivially hashable, comparable and serialisable for replays and
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
 from enum import StrEnum
-from typing import Any
+from types import FunctionType
+from typing import Any, cast
 
 
 class Team(StrEnum):
@@ -273,7 +274,7 @@ class EventKind(StrEnum):
 EMPTY: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, init=False)
 class Command:
     """A request by ``seat``.  Unused fields stay at their empty defaults."""
 
@@ -299,33 +300,52 @@ class Command:
         cards: tuple[str, ...] = EMPTY,
         clearings: tuple[str, ...] = EMPTY,
     ) -> None:
-        # Same signature and effect as the generated ``__init__``, about twice as fast (see
-        # _slot_setters): legal-command enumeration builds a few dozen commands per command.
-        s0, s1, s2, s3, s4, s5, s6, s7, s8 = _COMMAND_SETTERS
-        s0(self, kind)
-        s1(self, seat)
-        s2(self, clearing)
-        s3(self, to)
-        s4(self, count)
-        s5(self, target)
-        s6(self, piece)
-        s7(self, cards)
-        s8(self, clearings)
+        # Compiled (setup.py), these are direct writes to the native object's fields: the
+        # frozen ``__setattr__`` the dataclass adds guards other code, not this constructor,
+        # and a rule building a legal list calls it without leaving C.  Interpreted, the
+        # frozen ``__setattr__`` would refuse them: :func:`_interpreted_init` swaps in an
+        # ``__init__`` that writes around it.
+        self.kind = kind  # type: ignore[misc]
+        self.seat = seat  # type: ignore[misc]
+        self.clearing = clearing  # type: ignore[misc]
+        self.to = to  # type: ignore[misc]
+        self.count = count  # type: ignore[misc]
+        self.target = target  # type: ignore[misc]
+        self.piece = piece  # type: ignore[misc]
+        self.cards = cards  # type: ignore[misc]
+        self.clearings = clearings  # type: ignore[misc]
+
+    def __reduce__(self) -> tuple[type[Command], tuple[object, ...]]:
+        # Pickled as a constructor call: the same bytes from both builds (a native object
+        # has no instance dict for pickle's default protocol to restore).
+        return (Command, _field_values(self, COMMAND_FIELDS))
 
     def key(self) -> str:
-        """A stable, human-readable id: the same command always has the same key."""
+        """A stable, human-readable id: the same command always has the same key.
+
+        The kind, then ``name=value`` for each field after the seat that is not at its
+        empty default, in field order (tuples joined by commas).  Spelled out field by field
+        rather than looping over ``dataclasses.fields``: the orchestrator keys every legal
+        command it lists."""
         parts = [self.kind.value]
-        for f in fields(self)[2:]:
-            value = getattr(self, f.name)
-            if value in ("", 0, EMPTY):
-                continue
-            if isinstance(value, tuple):
-                value = ",".join(value)
-            parts.append(f"{f.name}={value}")
+        if self.clearing:
+            parts.append("clearing=" + self.clearing)
+        if self.to:
+            parts.append("to=" + self.to)
+        if self.count:
+            parts.append(f"count={self.count}")
+        if self.target:
+            parts.append("target=" + self.target)
+        if self.piece:
+            parts.append("piece=" + self.piece)
+        if self.cards:
+            parts.append("cards=" + ",".join(self.cards))
+        if self.clearings:
+            parts.append("clearings=" + ",".join(self.clearings))
         return " ".join(parts)
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, init=False)
 class Event:
     """A fact.  ``seat`` is the acting or owning seat ('' for the table)."""
 
@@ -357,40 +377,75 @@ class Event:
         amount: int = 0,
         text: str = "",
     ) -> None:
-        # Hand-written for speed like Command's: every rule emits its events through here.
-        s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11 = _EVENT_SETTERS
-        s0(self, kind)
-        s1(self, seat)
-        s2(self, clearing)
-        s3(self, to)
-        s4(self, count)
-        s5(self, target)
-        s6(self, piece)
-        s7(self, cards)
-        s8(self, clearings)
-        s9(self, values)
-        s10(self, amount)
-        s11(self, text)
+        # Direct field writes like Command's: every rule emits its events through here.
+        self.kind = kind  # type: ignore[misc]
+        self.seat = seat  # type: ignore[misc]
+        self.clearing = clearing  # type: ignore[misc]
+        self.to = to  # type: ignore[misc]
+        self.count = count  # type: ignore[misc]
+        self.target = target  # type: ignore[misc]
+        self.piece = piece  # type: ignore[misc]
+        self.cards = cards  # type: ignore[misc]
+        self.clearings = clearings  # type: ignore[misc]
+        self.values = values  # type: ignore[misc]
+        self.amount = amount  # type: ignore[misc]
+        self.text = text  # type: ignore[misc]
+
+    def __reduce__(self) -> tuple[type[Event], tuple[object, ...]]:
+        return (Event, _field_values(self, EVENT_FIELDS))
 
     def redacted(self) -> Event:
         """The same event with its secret card names removed (count kept)."""
         return replace(self, cards=("hidden",) * len(self.cards))
 
 
+# Compiled, mypyc leaves the records erased annotations (``tuple`` for ``tuple[str, ...]``);
+# what reads the hints (the wire codec, the replay files' validation) needs the item types.
+# (Through ``Any``: mypyc refuses a class's ``__annotations__`` as an attribute.)
+cast(Any, Command).__annotations__.update(cards=tuple[str, ...], clearings=tuple[str, ...])
+cast(Any, Event).__annotations__.update(
+    cards=tuple[str, ...], clearings=tuple[str, ...], values=tuple[int, ...]
+)
+
 COMMAND_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Command))
 EVENT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Event))
 
 
-def _slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Callable[[Any, Any], None], ...]:
-    """The slot descriptors' own setters, in field order.
+def _field_values(record: object, names: tuple[str, ...]) -> tuple[object, ...]:
+    """The record's field values in field order: its constructor's arguments."""
+    return tuple(getattr(record, name) for name in names)
 
-    A frozen dataclass forbids ``self.x = ...``, so its generated ``__init__`` calls
-    ``object.__setattr__`` per field, which looks the slot up by name every time.  Calling
-    the slot descriptor's ``__set__`` directly writes the same slot without that lookup; the
-    instances are indistinguishable (same fields, equality, hash, repr, pickling).
+
+def _interpreted_init(names: tuple[str, ...]) -> Callable[..., None]:
+    """The ``__init__`` of a record class when this module runs as plain Python.
+
+    There the frozen dataclass's ``__setattr__`` refuses the plain writes of the class's own
+    ``__init__``, so this one writes the instance dict directly: same signature, defaults
+    and result (the dataclass's field defaults fill what the caller leaves out).
     """
-    return tuple(cls.__dict__[name].__set__ for name in names)
+    count = len(names)
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if len(args) > count:
+            raise TypeError(f"{type(self).__name__}() takes at most {count} arguments")
+        values = dict(zip(names, args, strict=False))
+        for name, value in kwargs.items():
+            if name not in names or name in values:
+                raise TypeError(f"{type(self).__name__}() got a bad argument {name!r}")
+            values[name] = value
+        slots = self.__dict__
+        for f in fields(self):
+            if f.name in values:
+                slots[f.name] = values[f.name]
+            elif f.default is MISSING:
+                raise TypeError(f"{type(self).__name__}() missing argument {f.name!r}")
+            else:
+                slots[f.name] = f.default
+
+    return __init__
 
 
-_COMMAND_SETTERS = _slot_setters(Command, COMMAND_FIELDS)
-_EVENT_SETTERS = _slot_setters(Event, EVENT_FIELDS)
+# Compiled, ``__init__`` is a C slot wrapper; interpreted, a Python function to replace.
+if isinstance(Command.__init__, FunctionType):
+    Command.__init__ = _interpreted_init(COMMAND_FIELDS)  # type: ignore[method-assign]
+    Event.__init__ = _interpreted_init(EVENT_FIELDS)  # type: ignore[method-assign]

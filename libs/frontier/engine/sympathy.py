@@ -27,7 +27,7 @@ from typing import Any
 from .cards import card, matches, one_per_type, payable
 from .ctx import Ctx
 from .errors import CorruptEvent
-from .model import Command, CommandKind, Event, EventKind, Faction, Seat, Suit
+from .model import Command, CommandKind, Event, EventKind, Faction, Seat, Suit, suit_named
 from .pieces import BASES, SYMPATHY, WARRIOR
 from .state import Decision, State
 
@@ -77,7 +77,8 @@ def is_alliance(state: State, seat: Seat) -> bool:
 
 
 def base_piece(suit: Suit | str) -> str:
-    return f"base_{Suit(suit).value}"
+    # ``Suit(suit).value`` through the table (an enum call and ``.value`` are Python-level).
+    return "base_" + str(suit_named(suit))
 
 
 def base_suit(piece: str) -> Suit:

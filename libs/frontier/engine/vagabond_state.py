@@ -55,6 +55,9 @@ DAMAGE_DECISION = "damage_items"  # the Vagabond chooses which item each hit dam
 INTERVENTION = "intervention"  # R15: a teammate defends where the team's Vagabond stands
 LOOT_DECISION = "loot"  # R28: which crafted item a successful Looting takes
 REROLL_DECISION = "reroll"  # R29 War Veteran: reroll the Vagabond's die when Looting
+# ``ITEM_GAINED.text`` of an item the Vagabond crafted from the rival map's stock: its team's
+# contraband, straight into the Satchel (R16, added).
+CRAFTED_CONTRABAND = "contraband"
 
 
 @dataclass(slots=True)
@@ -62,7 +65,8 @@ class VItem:
     item: Item
     exhausted: bool = False
     damaged: bool = False
-    contraband: bool = False  # R20: its own team's contraband, picked up with the torch
+    contraband: bool = False  # its own team's contraband: crafted on the rival map (R16) or
+    # picked up with the torch (R20)
     crafter: str = ""  # the contraband's crafter seat (credited when it is validated, R17)
 
     @property

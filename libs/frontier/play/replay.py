@@ -21,14 +21,24 @@ a readable message.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import tempfile
+import typing
 from dataclasses import fields
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    GetCoreSchemaHandler,
+    TypeAdapter,
+    ValidationError,
+)
+from pydantic_core import CoreSchema, core_schema
 
 from frontier.engine import (
     Command,
@@ -52,6 +62,53 @@ class ReplayError(Exception):
     """A replay file that cannot be read or is not a valid replay (never a mismatch)."""
 
 
+class _Twin:
+    """Pydantic reads and writes an engine record (Command, Event) as a plain dataclass twin.
+
+    The compiled engine's records are native objects, and pydantic builds a dataclass
+    without calling its ``__init__`` (it fills the instance dict, which they lack).  The twin
+    has the record's name, fields, defaults and hints, so validation, its error messages and
+    the dumped JSON are the record's own; the validated twin is then built into the record.
+    """
+
+    def __init__(self, record: type[Any]) -> None:
+        hints = typing.get_type_hints(record)
+        self.record = record
+        self.names = tuple(f.name for f in fields(record))
+        self.twin = dataclasses.make_dataclass(
+            record.__name__,
+            [
+                (f.name, hints[f.name])
+                if f.default is dataclasses.MISSING
+                else (f.name, hints[f.name], dataclasses.field(default=f.default))
+                for f in fields(record)
+            ],
+            frozen=True,
+        )
+
+    def to_record(self, twin: Any) -> Any:
+        return self.record(**{name: getattr(twin, name) for name in self.names})
+
+    def to_twin(self, record: Any) -> Any:
+        return self.twin(**{name: getattr(record, name) for name in self.names})
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        inner = handler.generate_schema(self.twin)
+        return core_schema.no_info_after_validator_function(
+            self.to_record,
+            inner,
+            serialization=core_schema.plain_serializer_function_ser_schema(
+                self.to_twin, return_schema=inner
+            ),
+        )
+
+
+_CommandRecord = Annotated[Command, _Twin(Command)]
+_EventRecord = Annotated[Event, _Twin(Event)]
+
+
 class Replay(BaseModel):
     """One replay file, validated.  ``strict``: a count written as "3" is an error, not 3."""
 
@@ -59,13 +116,13 @@ class Replay(BaseModel):
 
     format: Literal["frontier.replay/1"]
     config: MatchConfig
-    commands: list[Command]
-    events: list[Event]
+    commands: list[_CommandRecord]
+    events: list[_EventRecord]
     state_hash: str = Field(pattern=r"^[0-9a-f]{64}$")
 
 
-_COMMANDS: TypeAdapter[list[Command]] = TypeAdapter(list[Command])
-_EVENTS: TypeAdapter[list[Event]] = TypeAdapter(list[Event])
+_COMMANDS: TypeAdapter[list[Command]] = TypeAdapter(list[_CommandRecord])
+_EVENTS: TypeAdapter[list[Event]] = TypeAdapter(list[_EventRecord])
 
 
 def replay_of(result: MatchResult) -> Replay:

@@ -34,7 +34,7 @@ TEMPLATES: dict[CommandKind, str] = {
     _K.END_PHASE: "End this step",
     _K.DISCARD: "Discard {cards}",
     _K.MARCH: "March {warriors} {place} → {to}{fee}",
-    _K.RECRUIT: "Recruit",
+    _K.RECRUIT: "Recruit{at}",
     _K.BUILD: "Build a {piece} in {place}",
     _K.OVERWORK: "Overwork in {place}, spending {cards}",
     _K.EXTRA_ACTION: "Spend {cards} for an extra action",
@@ -147,11 +147,22 @@ def label(cmd: Command) -> str:
         "with_places": (
             " with " + ", ".join(_place(c) for c in cmd.clearings) if cmd.clearings else ""
         ),
-        "along": f", taking {cmd.target} along" if cmd.target else "",
+        "along": _along(cmd),
+        "at": f": a warrior at {_place(cmd.clearing)}" if cmd.clearing else "",
         "spending": f", spending {_cards(cmd.cards)}" if cmd.cards else "",
         "cards_or_show": _cards(cmd.cards) if cmd.cards else "nothing: show the hand",
     }
     return template.format(**values)
+
+
+def _along(cmd: Command) -> str:
+    """The warriors a Vagabond's move takes along: 1 of an ally (Vanguard Leader, count 0) or
+    ``count`` of an Allied rival (R34)."""
+    if not cmd.target:
+        return ""
+    if cmd.count:
+        return f", taking {cmd.count} warrior{'' if cmd.count == 1 else 's'} of {cmd.target} along"
+    return f", taking {cmd.target} along"
 
 
 def legal_command_to_proto(cmd: Command, key: str | None = None) -> types_pb2.LegalCommand:

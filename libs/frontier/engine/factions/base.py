@@ -85,3 +85,8 @@ class FactionRules:
     # after pieces of a seat of this faction were removed, whoever removed them (the
     # Alliance losing a base or a sympathy token, §11, R25)
     lost_pieces: RemovalHook | None = None
+    # (state, seat) -> the move Cobbler offers / the battle Command Warren offers, when this
+    # faction moves or battles its own way (the Vagabond: boots and sword, R33); the commands
+    # are answered through ``execute``.  None: warrior moves and battles (base Root).
+    card_move_commands: Callable[[State, Seat], list[Command]] | None = None
+    card_battle_commands: Callable[[State, Seat], list[Command]] | None = None

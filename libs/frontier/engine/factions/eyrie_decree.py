@@ -50,7 +50,8 @@ from .eyrie_board import (
 
 
 def resolved_key(column: str, suit: Suit) -> str:
-    return f"decree:{column}:{suit.value}"
+    # ``str(suit)`` is the value (a StrEnum), without the Python-level ``.value`` property.
+    return f"decree:{column}:{suit!s}"
 
 
 def pending(state: State, seat: Seat, column: str) -> dict[Suit, int]:
@@ -76,11 +77,21 @@ def current_column(state: State, seat: Seat) -> str | None:
 
 
 def _matches(state: State, clearing: str, suit: Suit) -> bool:
-    return suit is Suit.BIRD or state.suits[clearing] == suit.value
+    # A StrEnum equals its value: no Python-level ``.value`` call per clearing.
+    return suit is Suit.BIRD or state.suits[clearing] == suit
 
 
 def recruit_count(state: State, seat: Seat) -> int:
     return 2 if leader_of(state, seat) == CHARISMATIC else 1
+
+
+def short_recruit(state: State, seat: Seat, column: str) -> bool:
+    """A Recruit card with fewer warriors in supply than it places (the Charismatic's 2):
+    the Eyrie places what is left, then falls into Turmoil (Law 1.5.4: do as much as
+    possible).  In rounds 1-2 it is a card the Eyrie cannot resolve, so it may skip it (R24)."""
+    return column == RECRUIT and state.seats[seat].supply.get(WARRIOR, 0) < recruit_count(
+        state, seat
+    )
 
 
 def resolutions(
@@ -97,8 +108,8 @@ def resolutions(
         rule_map = rulers(state)
     piece = suit.value
     if column == RECRUIT:
-        if state.seats[seat].supply.get(WARRIOR, 0) < recruit_count(state, seat):
-            return []  # a recruit that cannot place all its warriors is not taken in full
+        if not state.seats[seat].supply.get(WARRIOR, 0):
+            return []  # nothing to place: Turmoil (a short supply places what is left)
         return [
             Command(CommandKind.DECREE_RECRUIT, seat, clearing=c, piece=piece)
             for c in order
@@ -160,7 +171,9 @@ def decree_commands(state: State, seat: Seat) -> list[Command]:
     for suit in sorted(pending(state, seat, column)):
         options = resolutions(state, seat, column, suit, rule_map)
         out.extend(options)
-        if isolation(state) and all(on_rival_map(state, seat, o) for o in options):
+        if isolation(state) and (
+            short_recruit(state, seat, column) or all(on_rival_map(state, seat, o) for o in options)
+        ):
             out.append(Command(CommandKind.SKIP_DECREE_CARD, seat, piece=suit.value))
     cards = daylight_commands(state, seat)
     if out:
@@ -197,7 +210,11 @@ def resolve(ctx: Ctx, cmd: Command) -> None:
     elif cmd.kind is CommandKind.SKIP_DECREE_CARD:
         ctx.emit(EventKind.DECREE_CARD_SKIPPED, seat=seat.value, piece=suit.value, text=column)
     elif cmd.kind is CommandKind.DECREE_RECRUIT:
-        ctx.place(seat, cmd.clearing, WARRIOR, recruit_count(state, seat), reason="recruit")
+        short = short_recruit(state, seat, column)
+        n = min(recruit_count(state, seat), state.seats[seat].supply.get(WARRIOR, 0))
+        ctx.place(seat, cmd.clearing, WARRIOR, n, reason="recruit")
+        if short:  # Charismatic with 1 warrior left: as much as possible, then Turmoil
+            turmoil(ctx, seat)
     elif cmd.kind is CommandKind.DECREE_MOVE:
         do_move(ctx, cmd)
     elif cmd.kind is CommandKind.DECREE_BATTLE:

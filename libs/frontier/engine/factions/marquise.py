@@ -43,6 +43,9 @@ from ..pieces import (
 )
 from ..state import SeatSpec, State
 from .base import FactionRules
+from .marquise_recruit import RECRUIT_DECISION, recruit
+from .marquise_recruit import answer as answer_recruit
+from .marquise_recruit import decision_commands as recruit_commands
 
 TRACK_SIZE = 6
 BUILD_COST = (0, 1, 2, 3, 3, 4)  # wood for the n-th building of a type (index = placed)
@@ -378,11 +381,7 @@ def execute_action(ctx: Ctx, cmd: Command) -> None:
     elif kind is CommandKind.RECRUIT:
         spend_action(ctx, seat)
         ctx.use(seat, RECRUITER)
-        supply = state.seats[seat].supply.get(WARRIOR, 0)
-        for c in clearings_with(state, seat, RECRUITER):
-            n = min(count(state, c, seat, RECRUITER), supply)
-            ctx.place(seat, c, WARRIOR, n, reason="recruit")
-            supply -= n
+        recruit(ctx, seat)  # with a short supply the Marquise chooses where (Law 1.5.4)
     elif kind is CommandKind.BUILD:
         n = placed(state, seat, cmd.piece)
         wood, route = _build_wood(state, seat, cmd, BUILD_COST[n])
@@ -475,4 +474,5 @@ RULES = FactionRules(
     daylight_main_step="daylight.actions",
     crafting_piece=WORKSHOP,
     step_actions={"daylight.actions": ACTIONS_PER_TURN},
+    decisions={RECRUIT_DECISION: (recruit_commands, answer_recruit)},
 )

@@ -47,11 +47,18 @@ from ..vagabond_state import (
     vstate,
 )
 from .base import FactionRules
-from .vagabond_actions import ACTIONS, AID_TAKE, HIDEOUT, LEGENDARY, action_commands
+from .vagabond_actions import (
+    ACTIONS,
+    AID_TAKE,
+    HIDEOUT,
+    LEGENDARY,
+    action_commands,
+    battle_commands,
+)
 from .vagabond_battle import battle_started, full_removal, loot, removed_by, take_hits
 from .vagabond_decisions import answer, decision_commands
 from .vagabond_events import EVOLVE
-from .vagabond_moves import slip_commands
+from .vagabond_moves import move_commands, slip_commands
 
 EVENING_DRAW = 1
 
@@ -209,4 +216,6 @@ RULES = FactionRules(
     battle_started=battle_started,
     loot=loot,
     removed_by=removed_by,
+    card_move_commands=move_commands,  # Cobbler: a boots move (R33)
+    card_battle_commands=battle_commands,  # Command Warren: a sword battle (R33)
 )

@@ -32,6 +32,7 @@ from ..turn import goto
 from ..vagabond_state import (
     ALLIED,
     AMIABLE,
+    CRAFTED_CONTRABAND,
     FRIENDLY,
     HOSTILE,
     MASTER_CRAFTSMAN,
@@ -284,24 +285,36 @@ def craft(ctx: Ctx, cmd: Command) -> None:
     """Exhaust the hammers, craft as every faction does (VP as in base Root), then the item
     goes face up into the Satchel or onto its track.
 
-    On the rival map the item is contraband (R16) and, read literally, R16 hands it to "a
-    warrior of the crafter" in the clearing: a Vagabond has none, so it is dropped where the
-    pawn stands (``Command.to``), scoring nothing.  The torch may then pick it up (R20): its
-    own team's contraband in the Satchel, validated when the pawn enters the home map."""
+    On the rival map (``Command.to``, the pawn's clearing) the item comes from that map's
+    stock and is its team's contraband (R16, added): it goes straight into the Satchel,
+    scoring nothing yet, and scores when the pawn crosses a bridge onto the home map (R17,
+    R20).  The craft event names the clearing, as every contraband craft does; the item
+    never lies there for anyone else to collect."""
     seat = cmd.seat
     exhaust(ctx, seat, Item.HAMMER, len(cmd.clearings))
     if cmd.piece == MASTER_CRAFTSMAN:
         ctx.use(seat, MASTER_CRAFTSMAN)
     do_craft(ctx, cmd)
     item = card(cmd.cards[0]).item
-    if item is not None and not cmd.to:
+    if item is None:
+        return
+    if cmd.to:  # R16: from the spot the craft names into the Satchel, as contraband
         ctx.emit(
             EventKind.ITEM_GAINED,
             seat=seat.value,
             piece=item.value,
+            clearing=cmd.to,
             target=seat.value,
-            text="craft",
+            text=CRAFTED_CONTRABAND,
         )
+        return
+    ctx.emit(
+        EventKind.ITEM_GAINED,
+        seat=seat.value,
+        piece=item.value,
+        target=seat.value,
+        text="craft",
+    )
 
 
 def special_commands(state: State, seat: Seat) -> list[Command]:

@@ -9,6 +9,7 @@ from ..model import Event, EventKind, Item, Seat
 from ..state import State
 from ..vagabond_state import (
     ALLIED,
+    CRAFTED_CONTRABAND,
     INDIFFERENT,
     INTERVENTION,
     VagabondState,
@@ -85,7 +86,7 @@ def _item_gained(state: State, e: Event) -> None:
         if not items:  # the last item taken removes the ruin
             del state.ruins[e.clearing]
         vs.explored += 1
-    elif e.text == "dropped":
+    elif e.text in ("dropped", CRAFTED_CONTRABAND):  # the torch (R20); its own craft (R16)
         crafter = Seat(e.target)
         lying = state.dropped.get(e.clearing, [])
         found = next((d for d in lying if d.item is item and d.crafter is crafter), None)

@@ -1,6 +1,7 @@
 """The Vagabond's pawn on the move (base Root §12.2): the Birdsong slip and the Daylight
 move with boots, across Border Bridges (a fee card, R7; Forest Ghost, R29; the team Eyrie's
-wings, R23), with Vanguard Leader's allied warrior (R29).
+wings, R23), with Vanguard Leader's allied warrior (R29) or the warriors of a rival faction
+it is Allied with (R34).
 
 Items are exhausted through :func:`exhaust`, which the Vagabond's other actions share.
 """
@@ -27,6 +28,7 @@ from ..pieces import (
 from ..state import State
 from ..sympathy import after_warriors_moved
 from ..vagabond_state import (
+    ALLIED,
     FOREST_GHOST,
     HOSTILE,
     VANGUARD_LEADER,
@@ -125,6 +127,33 @@ def boots_cost(state: State, seat: Seat, dest: str) -> int:
     return 1 + (1 if hostile_warriors(state, seat, dest) else 0)
 
 
+def companions(state: State, seat: Seat, here: str) -> list[tuple[str, int, tuple[str, ...]]]:
+    """Who may move along with the pawn from ``here``, as (seat, ``Command.count``,
+    ``Command.clearings``): ``("", 0, ())`` alone; with Vanguard Leader (R29) 1 warrior of an
+    ally (count 0); any number ``k`` of the warriors of a rival faction the Vagabond is Allied
+    with (R34, Law 9.2.9; count ``k``).  Each carries its contraband here along or not (R17)."""
+    out: list[tuple[str, int, tuple[str, ...]]] = [("", 0, ())]
+    if not is_clearing(here):
+        return out
+    vs = vstate(state, seat)
+    vanguard = vs.legendary == VANGUARD_LEADER
+    for other in state.order:
+        if other is seat:
+            continue
+        n = warriors(state, here, other)
+        if n == 0:
+            continue
+        if other.team is seat.team:
+            if vanguard:
+                out.extend(
+                    (other.value, 0, carry) for carry in carry_options(state, other, here, 1)
+                )
+        elif vs.relations.get(other.value) == ALLIED:
+            for k in range(1, n + 1):
+                out.extend((other.value, k, c) for c in carry_options(state, other, here, k))
+    return out
+
+
 def move_commands(state: State, seat: Seat) -> list[Command]:
     vs = vstate(state, seat)
     boots = ready(vs, Item.BOOTS)
@@ -132,33 +161,23 @@ def move_commands(state: State, seat: Seat) -> list[Command]:
         return []
     b = board()
     here = vs.location
-    here_clearing = is_clearing(here)
-    dests = b.adjacent[here] if here_clearing else b.forests[here]
-    allies: list[Seat] = []
-    if vs.legendary == VANGUARD_LEADER and here_clearing:
-        allies = [
-            s
-            for s in state.order
-            if s.team is seat.team and s is not seat and warriors(state, here, s) > 0
-        ]
-    # (ally, clearings): the ally's contraband here goes along with its warrior or not (R17)
-    company: list[tuple[str, tuple[str, ...]]] = [("", ())]
-    for ally in allies:
-        company.extend((ally.value, carry) for carry in carry_options(state, ally, here, 1))
+    dests = b.adjacent[here] if is_clearing(here) else b.forests[here]
+    company = companions(state, seat, here)
     out: list[Command] = []
     for dest in dests:
         if boots_cost(state, seat, dest) > boots:
             continue
         for cards, piece in crossings(state, seat, here, dest):
-            for ally_value, carry in company:
+            for other, k, carry in company:
                 out.append(
                     Command(
                         CommandKind.VAGABOND_MOVE,
                         seat,
                         to=dest,
+                        count=k,
                         cards=cards,
                         piece=piece,
-                        target=ally_value,
+                        target=other,
                         clearings=carry,
                     )
                 )
@@ -166,7 +185,8 @@ def move_commands(state: State, seat: Seat) -> list[Command]:
 
 
 def move(ctx: Ctx, cmd: Command) -> None:
-    """Nimble: rule never matters.  Vanguard Leader (R29) takes 1 allied warrior along."""
+    """Nimble: rule never matters.  Vanguard Leader (R29) takes 1 allied warrior along
+    (``count`` 0); an Allied rival's ``count`` warriors may go along too (R34)."""
     state = ctx.state
     seat = cmd.seat
     here = vstate(state, seat).location
@@ -175,7 +195,7 @@ def move(ctx: Ctx, cmd: Command) -> None:
     ctx.emit(EventKind.PAWN_MOVED, seat=seat.value, clearing=here, to=cmd.to, text="move")
     vagabond_crossed(ctx, seat, here, cmd.to)  # R20: contraband home
     if cmd.target:
-        ally = Seat(cmd.target)
-        ctx.move(ally, here, cmd.to, 1, WARRIOR)
-        move_with(ctx, ally, here, cmd.to, carry=bool(cmd.clearings))  # R17
+        other = Seat(cmd.target)
+        ctx.move(other, here, cmd.to, cmd.count or 1, WARRIOR)
+        move_with(ctx, other, here, cmd.to, carry=bool(cmd.clearings))  # R17
         after_warriors_moved(ctx, seat, cmd.to)  # the Vagabond is the mover (R25)
