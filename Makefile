@@ -97,9 +97,13 @@ $(WEB_STAMP): $(WEB_DIR)/package.json $(WEB_DIR)/package-lock.json
 $(WEB_BUNDLE): $(WEB_SRC) $(WEB_STAMP)
 	cd $(WEB_DIR) && npm run --silent build
 
-run: venv proto web ## Start NATS + all services and the web gateway, play one bot match through MatchService, stop
+# KEEP_UP=1 keeps the stack up after the match (until Ctrl-C), so the printed watch link goes on
+# serving the match's replay.
+KEEP_UP ?=
+
+run: venv proto web ## Start NATS + all services and the web gateway, play one bot match through MatchService, stop (KEEP_UP=1: stay up)
 	@mkdir -p var
-	$(BIN)/frontier stack play --replay var/last-match.replay.json
+	$(BIN)/frontier stack play --replay var/last-match.replay.json $(if $(filter-out 0,$(KEEP_UP)),--keep-up)
 
 test: venv proto node-bot web ## Run the test suite (extra args: make test PYTEST_ARGS='-k wire')
 	$(PY) -m pytest $(PYTEST_ARGS)

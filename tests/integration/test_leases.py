@@ -1,27 +1,37 @@
-"""Match leases in a JetStream KV bucket: one owner at a time, takeover after expiry."""
+"""Match leases in a JetStream KV bucket: one owner at a time, takeover after expiry, one
+heartbeat per orchestrator renewing all its leases."""
 
 from __future__ import annotations
 
 import asyncio
 import subprocess
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 
 import nats
 import pytest
+from nats.aio.client import Client as NatsClient
+from nats.js.errors import KeyNotFoundError
+from nats.js.kv import KeyValue
 
 from frontier.ops.stack import _wait_port, free_port, nats_server_binary
-from frontier.orchestrator.leases import LeaseLost, Leases
+from frontier.orchestrator.leases import LeaseLost, Leases, heartbeat_key
 from frontier.runtime.bus import LEASES_BUCKET
 
 pytestmark = pytest.mark.integration
 
 
-async def _scenario(url: str) -> None:
+async def _two_owners(url: str) -> tuple[NatsClient, KeyValue, Leases, Leases]:
+    """A connection, the leases bucket, and two orchestrators' leases with a 0.6 s TTL."""
     nc = await nats.connect(url)
-    js = nc.jetstream()
-    kv = await js.create_key_value(bucket=LEASES_BUCKET, history=1)
+    kv = await nc.jetstream().create_key_value(bucket=LEASES_BUCKET, history=1)
     a = Leases(kv, "orch-a", "127.0.0.1:1", ttl_s=0.6)
     b = Leases(kv, "orch-b", "127.0.0.1:2", ttl_s=0.6)
+    return nc, kv, a, b
+
+
+async def _scenario(url: str) -> None:
+    nc, _, a, b = await _two_owners(url)
     match = "0" * 32
     first = await a.acquire(match)
     assert first is not None and first.owner == "orch-a"
@@ -45,7 +55,38 @@ async def _scenario(url: str) -> None:
     await nc.close()
 
 
-def test_leases_single_owner_and_takeover_after_expiry(tmp_path: Path) -> None:
+async def _heartbeat_scenario(url: str) -> None:
+    nc, kv, a, b = await _two_owners(url)
+    assert await a.heartbeat() == []  # holding nothing: nothing is written
+    with pytest.raises(KeyNotFoundError):
+        await kv.get(heartbeat_key("orch-a"))
+    matches = ["2" * 32, "3" * 32]
+    for match in matches:
+        await a.acquire(match)
+    revisions = dict(a.held)
+    # one heartbeat write keeps both alive long past their own expiry
+    for _ in range(5):
+        await asyncio.sleep(0.2)
+        assert await a.heartbeat() == []
+    assert a.held == revisions  # the match entries themselves were not rewritten
+    for match in matches:
+        seen = await b.acquire(match)
+        assert seen is not None and seen.owner == "orch-a"
+    # a stalls for longer than a lifetime: b takes one match over, and a's next heartbeat
+    # reports exactly that one lost and keeps the other
+    await asyncio.sleep(0.8)
+    taken = await b.acquire(matches[0])
+    assert taken is not None and taken.owner == "orch-b"
+    assert await a.heartbeat() == [matches[0]]
+    assert set(a.held) == {matches[1]}
+    # on the way out a lets go of everything at once: b takes the other without waiting
+    await a.release_all()
+    taken = await b.acquire(matches[1])
+    assert taken is not None and taken.owner == "orch-b"
+    await nc.close()
+
+
+def _with_nats(tmp_path: Path, scenario: Callable[[str], Coroutine[None, None, None]]) -> None:
     port = free_port()
     proc = subprocess.Popen(
         [nats_server_binary(), "-js", "-sd", str(tmp_path), "-a", "127.0.0.1", "-p", str(port)],
@@ -54,7 +95,15 @@ def test_leases_single_owner_and_takeover_after_expiry(tmp_path: Path) -> None:
     )
     try:
         _wait_port("127.0.0.1", port, 20, proc, "nats-server")
-        asyncio.run(_scenario(f"nats://127.0.0.1:{port}"))
+        asyncio.run(scenario(f"nats://127.0.0.1:{port}"))
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_leases_single_owner_and_takeover_after_expiry(tmp_path: Path) -> None:
+    _with_nats(tmp_path, _scenario)
+
+
+def test_one_heartbeat_renews_every_lease_and_reports_the_lost_ones(tmp_path: Path) -> None:
+    _with_nats(tmp_path, _heartbeat_scenario)

@@ -10,14 +10,17 @@ import subprocess
 import sys
 
 OFF = """
+import contextlib
 from frontier.runtime.settings import ServiceSettings
 from frontier.runtime.telemetry import (
-    grpc_client_interceptors, grpc_server_interceptors, inject_headers, setup_tracing, tracing_on,
+    grpc_client_interceptors, grpc_server_interceptors, inject_headers, setup_tracing, span,
+    tracing_on,
 )
 assert setup_tracing("x", ServiceSettings()) is None
 assert not tracing_on()
 assert grpc_server_interceptors() == [] and grpc_client_interceptors() == []
 assert inject_headers({"a": "1"}) == {"a": "1"}
+assert isinstance(span("s"), contextlib.nullcontext)  # not even a no-op span
 """
 
 ON = """
@@ -25,14 +28,16 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from frontier.runtime.settings import ServiceSettings
 from frontier.runtime.telemetry import (
-    grpc_client_interceptors, grpc_server_interceptors, inject_headers, setup_tracing, tracer,
-    tracing_on,
+    grpc_client_interceptors, grpc_server_interceptors, inject_headers, setup_tracing, span,
+    tracer, tracing_on,
 )
 assert setup_tracing("x", ServiceSettings(), SimpleSpanProcessor(InMemorySpanExporter()))
 assert tracing_on()
 assert len(grpc_server_interceptors()) == 1 and grpc_client_interceptors()
 with tracer().start_as_current_span("s"):
     assert "traceparent" in inject_headers({})
+with span("t") as inner:
+    assert inner.is_recording() and "traceparent" in inject_headers({})
 """
 
 

@@ -5,7 +5,18 @@ machines are noisy — the *floor*: one bare gRPC unary call plus one JetStream 
 the least any accepted command must cost (see :mod:`frontier.bench.floor`: ``floor_p50_ms``
 is taken in the same conditions as the commands, back to back or paced like them, and
 ``floor_hot_p50_ms`` always back to back).  ``ratio_p50`` = p50 / floor p50.  Memory per
-match is the growth of the services' resident memory divided by the matches they hold.
+match is the growth of the resident memory of every server process (nats-server included)
+divided by the matches they hold.
+
+CPU, which a shared machine disturbs far less than latency (:mod:`frontier.bench.cpu`): each
+server process's CPU time over the play phase divided by the commands
+(``server_cpu_ms_per_command_by_process`` and the total ``server_cpu_ms_per_command``); the
+floor's CPU per command at the same pace (``floor_cpu_ms_per_command``, see
+:func:`frontier.bench.floor.cpu_floor`); ``cpu_ratio`` = server / floor.  After the matches,
+``idle_cpu_ms_per_match_s``: the extra CPU per second that one more hosted, unfinished match
+nobody plays costs (fresh matches created for it, compared with a window without them).
+``client_cpu_ms_per_command`` is the benchmark's own CPU (its players), and ``load_1m`` the
+machine's load average at the end: the context for the latencies.
 
 The command line is in :mod:`frontier.cli.bench`.
 
@@ -19,15 +30,20 @@ is how many matches one stack *holds*.
 from __future__ import annotations
 
 import asyncio
+import os
 import statistics
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from frontier.bench.floor import hot_floor, paced_floor
+from frontier.bench.cpu import Sample, per_unit
+from frontier.bench.floor import cpu_floor, hot_floor, paced_floor
 from frontier.ops.stack import DOMAINS, Stack, StackConfig
-from frontier.play.load import MatchRun, play_many
+from frontier.play.load import MatchRun, create_idle, play_many
+
+IDLE_WINDOW_S = 5.0  # each of the two windows of the idle measurement
+IDLE_MATCHES = 200  # idle matches created for it (enough for a 10 ms CPU tick to be small)
 
 
 @dataclass
@@ -48,6 +64,15 @@ class StackBench:
     ratio_hot_p50: float
     retries: int
     memory_per_match_kb: float
+    server_cpu_ms_per_command: float = 0.0
+    floor_cpu_ms_per_command: float = 0.0
+    cpu_ratio: float = 0.0
+    idle_cpu_ms_per_match_s: float = 0.0
+    client_cpu_ms_per_command: float = 0.0
+    load_1m: float = 0.0
+    server_cpu_ms_per_command_by_process: dict[str, float] = field(default_factory=dict)
+    floor_cpu_ms_by_part: dict[str, float] = field(default_factory=dict)
+    memory_per_match_kb_by_process: dict[str, float] = field(default_factory=dict)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -56,16 +81,10 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
-def rss_kb(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
-def services_rss(stack: Stack) -> int:
-    names = (*stack.config.orchestrator_names, *DOMAINS)
-    return sum(rss_kb(stack.procs[n].pid) for n in names)
+def server_pids(stack: Stack) -> dict[str, int]:
+    """Every server process of the stack by name: orchestrators, domains, nats-server."""
+    names = (*stack.config.orchestrator_names, *DOMAINS, "nats")
+    return {n: stack.procs[n].pid for n in names}
 
 
 def run(
@@ -77,20 +96,30 @@ def run(
     think_ms: float = 0.0,
 ) -> StackBench:
     workdir = Path(tempfile.mkdtemp(prefix="frontier-bench-"))
-    config = StackConfig.ephemeral(workdir, orchestrators=orchestrators, sync=sync)
+    # room for the played matches and the idle ones (the default limit is 1,000)
+    room = {"FRONTIER_MAX_MATCHES": str(matches + IDLE_MATCHES + 10)}
+    config = StackConfig.ephemeral(workdir, orchestrators=orchestrators, sync=sync, extra_env=room)
     with Stack(config) as stack:
+        pids = server_pids(stack)
         hot = asyncio.run(hot_floor(config))
-        before = services_rss(stack)
+        floor_cpu = asyncio.run(cpu_floor(config, pids, matches, think_ms / 1000, lineup, seed))
+        before = Sample.take(pids)
+        client_before = time.process_time()
         started = time.perf_counter()
         runs, paced = asyncio.run(
             _play(config, list(range(seed, seed + matches)), lineup, think_ms / 1000)
         )
         seconds = time.perf_counter() - started
-        after = services_rss(stack)
+        client_ms = (time.process_time() - client_before) * 1000
+        after = Sample.take(pids)
+        idle = asyncio.run(_idle_cost(config, pids, IDLE_MATCHES, lineup))
     floor = statistics.median(paced) if paced else hot
     latencies = [ms for r in runs for ms in r.latencies_ms]
     commands = sum(r.commands for r in runs)
     p50 = percentile(latencies, 0.5)
+    by_process = per_unit(after.cpu_since(before), commands)
+    server_cpu = sum(after.cpu_since(before).values()) / max(commands, 1)
+    grown = {n: max(after.rss[n] - before.rss[n], 0) for n in after.rss}
     return StackBench(
         matches=matches,
         think_ms=think_ms,
@@ -107,8 +136,35 @@ def run(
         floor_hot_p50_ms=round(hot, 3),
         ratio_hot_p50=round(p50 / hot, 2),
         retries=sum(r.retries for r in runs),
-        memory_per_match_kb=round(max(after - before, 0) / matches, 1),
+        memory_per_match_kb=round(max(after.rss_total() - before.rss_total(), 0) / matches, 1),
+        server_cpu_ms_per_command=round(server_cpu, 4),
+        floor_cpu_ms_per_command=round(floor_cpu.total_ms, 4),
+        cpu_ratio=round(server_cpu / floor_cpu.total_ms, 2) if floor_cpu.total_ms else 0.0,
+        idle_cpu_ms_per_match_s=round(idle, 4),
+        client_cpu_ms_per_command=round(client_ms / max(commands, 1), 4),
+        load_1m=round(os.getloadavg()[0], 2),
+        server_cpu_ms_per_command_by_process=by_process,
+        floor_cpu_ms_by_part={
+            "servers": round(floor_cpu.servers_ms, 4),
+            "caller": round(floor_cpu.caller_ms, 4),
+            "engine": round(floor_cpu.engine_ms, 4),
+        },
+        memory_per_match_kb_by_process={n: round(kb / matches, 1) for n, kb in grown.items()},
     )
+
+
+async def _idle_cost(config: StackConfig, pids: dict[str, int], count: int, lineup: str) -> float:
+    """CPU ms per second that one hosted, unfinished, unplayed match adds: the servers' CPU
+    over a window with ``count`` fresh idle matches, minus a window before them."""
+    before = Sample.take(pids)
+    await asyncio.sleep(IDLE_WINDOW_S)
+    quiet = sum(Sample.take(pids).cpu_since(before).values())
+    await create_idle([config.address(n) for n in config.orchestrator_names], count, lineup)
+    await asyncio.sleep(2.0)  # what creating them set off is over (projections warmed)
+    before = Sample.take(pids)
+    await asyncio.sleep(IDLE_WINDOW_S)
+    busy = sum(Sample.take(pids).cpu_since(before).values())
+    return max(busy - quiet, 0.0) / (count * IDLE_WINDOW_S) if count else 0.0
 
 
 async def _play(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from frontier.engine.domains import Domain
@@ -21,6 +22,7 @@ from frontier.v1 import (
     scoring_pb2_grpc,
     turn_order_pb2,
     turn_order_pb2_grpc,
+    types_pb2,
 )
 from frontier.wire.convert import command_to_proto, event_from_proto
 
@@ -69,24 +71,38 @@ class DomainClients:
         for channel in self.channels.values():
             await channel.close()
 
-    async def decide(
-        self, domain: Domain, ctx: domain_pb2.DomainContext, cmd: Command
-    ) -> list[Event]:
+    async def decide(self, domain: Domain, ctx: domain_pb2.DomainContext, cmd: Command) -> Answer:
         """The owning domain's events for one command."""
         call, request_type = self._decide_rpc[domain]
         reply = await call(
             request_type(context=ctx, command=command_to_proto(cmd)), timeout=self.timeout
         )
-        return [event_from_proto(e) for e in reply.result.events]
+        return answer(reply.result)
 
-    async def advance(self, ctx: domain_pb2.DomainContext) -> list[Event]:
+    async def advance(self, ctx: domain_pb2.DomainContext) -> Answer:
         reply = await self.turn.AdvanceTurn(
             turn_order_pb2.AdvanceTurnRequest(context=ctx), timeout=self.timeout
         )
-        return [event_from_proto(e) for e in reply.result.events]
+        return answer(reply.result)
 
-    async def evaluate(self, ctx: domain_pb2.DomainContext) -> list[Event]:
+    async def evaluate(self, ctx: domain_pb2.DomainContext) -> Answer:
         reply = await self.scoring.EvaluateMatch(
             scoring_pb2.EvaluateMatchRequest(context=ctx), timeout=self.timeout
         )
-        return [event_from_proto(e) for e in reply.result.events]
+        return answer(reply.result)
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A domain's events, and which of its replicas decided them (see tails.py)."""
+
+    events: list[Event]
+    replica: str
+    # the same events as the service sent them: the batch reuses them rather than
+    # converting the events back (the conversion is lossless, so the bytes are the same)
+    wire: list[types_pb2.Event]
+
+
+def answer(result: domain_pb2.DomainEvents) -> Answer:
+    wire = list(result.events)
+    return Answer([event_from_proto(e) for e in wire], result.replica, wire)

@@ -37,7 +37,7 @@ import grpc
 
 from frontier.engine import Seat, to_act
 from frontier.engine.decide import check
-from frontier.engine.domains import owner
+from frontier.engine.domains import Domain, owner
 from frontier.engine.evolve import fold
 from frontier.engine.model import Command, Event, EventKind
 from frontier.engine.state import State
@@ -46,9 +46,9 @@ from frontier.runtime.bus import Bus, WriterConflict, turn_subject
 from frontier.runtime.errors import NATS_UNREACHABLE, ServiceError, shown
 from frontier.runtime.metrics import counted_commit
 from frontier.runtime.snapshot import CommandResult, Snapshot, encode
-from frontier.runtime.telemetry import tracer
+from frontier.runtime.telemetry import span
 from frontier.v1 import domain_pb2, events_pb2, types_pb2
-from frontier.wire.convert import command_to_proto, enum_to_proto, event_to_proto
+from frontier.wire.convert import command_to_proto, enum_to_proto
 
 from . import referee
 from .clients import DomainClients
@@ -139,7 +139,7 @@ class CommitPath:
         if not legal.contains(cmd):
             check(state, cmd, legal.commands)  # raises, saying why not
             raise AssertionError(f"check() accepted {cmd.key()}, not in the legal list")
-        events, new_state, next_legal = await self._decide(hosted, cmd)
+        events, wire, new_state, next_legal = await self._decide(hosted, cmd)
         elapsed_ms = int((time.monotonic() - hosted.opened_at) * 1000)
         record, clock_after = referee.settle(
             hosted.clock, hosted.clock_of(seat), str(state.version), by, elapsed_ms
@@ -149,23 +149,24 @@ class CommitPath:
         batch = events_pb2.EventBatch(
             match_id=hosted.match_id,
             envelopes=[
-                events_pb2.EventEnvelope(
-                    match_id=hosted.match_id, seq=s, state_version=s, event=event_to_proto(e)
-                )
-                for s, e in numbered
+                events_pb2.EventEnvelope(match_id=hosted.match_id, seq=s, state_version=s, event=w)
+                for (s, _), w in zip(numbered, wire, strict=True)
             ],
             command_id=command_id,
             seat=types_pb2.Seat.ValueType(enum_to_proto(seat)),
             command=command_to_proto(cmd),
             decision=record,
         )
-        with tracer().start_as_current_span("nats.publish events"):
+        with span("nats.publish events"):
             stream_seq = await self._publish(hosted, batch)
         hosted.state = new_state
         if next_legal is not None and new_state.turn_seat is not None:
             hosted.legal_cache.seed(new_state, new_state.turn_seat, next_legal)
         hosted.stream_seq = stream_seq
-        hosted.last_batch = list(batch.envelopes)
+        if new_state.over:
+            hosted.tails.forget()
+        else:
+            hosted.tails.committed(list(batch.envelopes))
         for s, e in numbered:
             hosted.history[s] = e
         hosted.records[first] = (seat, record)
@@ -195,6 +196,7 @@ class CommitPath:
         batch = events_pb2.EventBatch(match_id=hosted.match_id, abandoned=True)
         hosted.stream_seq = await self._publish(hosted, batch)
         hosted.abandoned = True
+        hosted.tails.forget()
         async with hosted.changed:
             hosted.changed.notify_all()
         hosted.wake.set()
@@ -272,19 +274,16 @@ class CommitPath:
 
     async def _decide(
         self, hosted: HostedMatch, cmd: Command
-    ) -> tuple[list[Event], State, list[Command] | None]:
-        """Steps 2-4: the command's events, the state they lead to (a new object; the
-        match's state is not touched; each step's events are folded as they come, which is
-        also the last consistency check of what the services sent) and, when they were
-        listed on the way, the legal commands of that state's turn seat."""
+    ) -> tuple[list[Event], list[types_pb2.Event], State, list[Command] | None]:
+        """Steps 2-4: the command's events (and as protobuf), the state they lead to (a new
+        object; the match's state is not touched; each step's events are folded as they
+        come, which is also the last consistency check of what the services sent) and, when
+        they were listed on the way, the legal commands of that state's turn seat."""
         state = hosted.state
-        ctx = domain_pb2.DomainContext(
-            match_id=hosted.match_id,
-            base_version=state.version,
-            base_stream_seq=hosted.stream_seq,
-            committed_tail=hosted.last_batch,
-        )
-        events = await self.clients.decide(owner(state, cmd), ctx, cmd)
+        domain = owner(state, cmd)
+        decided = await self.clients.decide(domain, _context(hosted, domain, []), cmd)
+        hosted.tails.heard(domain, decided.replica, state.version)
+        events, wire = decided.events, decided.wire
         new_state = state.clone()
         fold(new_state, events)
         rest, commands = at_rest(new_state)
@@ -292,19 +291,20 @@ class CommitPath:
             # Nothing to advance (most commands: the seat still has choices in its step, or
             # a decision is open), so the turn-order round trip would return no events.  The
             # commands listed to find that out are the next legal list: keep them.
-            return events, new_state, commands
-        ctx.pending_events.extend(event_to_proto(e) for e in events)
-        advanced = await self.clients.advance(ctx)
-        fold(new_state, advanced)
-        if not any(e.kind is EventKind.ROUND_LIMIT_REACHED for e in advanced):
+            return events, wire, new_state, commands
+        advanced = await self.clients.advance(_context(hosted, Domain.TURN_ORDER, wire))
+        hosted.tails.heard(Domain.TURN_ORDER, advanced.replica, state.version)
+        fold(new_state, advanced.events)
+        events, wire = [*events, *advanced.events], [*wire, *advanced.wire]
+        if not any(e.kind is EventKind.ROUND_LIMIT_REACHED for e in advanced.events):
             # Scoring's verdict only ever follows the round limit (the 90-point win is
             # checked as points are scored, inside whichever domain scores them), so the
             # scoring hop is skipped on every other command: one round trip less.
-            return [*events, *advanced], new_state, None
-        ctx.pending_events.extend(event_to_proto(e) for e in advanced)
-        finished = await self.clients.evaluate(ctx)
-        fold(new_state, finished)
-        return [*events, *advanced, *finished], new_state, None
+            return events, wire, new_state, None
+        finished = await self.clients.evaluate(_context(hosted, Domain.SCORING, wire))
+        hosted.tails.heard(Domain.SCORING, finished.replica, state.version)
+        fold(new_state, finished.events)
+        return [*events, *finished.events], [*wire, *finished.wire], new_state, None
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(coro)
@@ -344,3 +344,18 @@ class CommitPath:
             write.cancel()
         for task in list(self._background):
             await task
+
+
+def _context(
+    hosted: HostedMatch, domain: Domain, pending: list[types_pb2.Event]
+) -> domain_pb2.DomainContext:
+    """A request's context for ``domain``: the committed version, the batches its replicas
+    may lack (see tails.py) and the events decided earlier in the same command."""
+    version = hosted.state.version
+    return domain_pb2.DomainContext(
+        match_id=hosted.match_id,
+        base_version=version,
+        base_stream_seq=hosted.stream_seq,
+        committed_tail=hosted.tails.tail(domain, version),
+        pending_events=pending,
+    )

@@ -2,8 +2,9 @@
 
 One :class:`HostedMatch` per match in memory: the state at the last committed batch, the
 stream position the next publish expects, the command ids already answered, the events
-kept for watchers and idempotent replies, the seats' clocks, and the asyncio objects that
-serialise writers (``lock``) and wake readers (``changed``) and the referee (``wake``).
+kept for watchers and idempotent replies, the recent batches for the domain services
+(:mod:`.tails`), the seats' clocks, and the asyncio objects that serialise writers
+(``lock``) and wake readers (``changed``) and the referee (``wake``).
 Every other module of the package reads or advances one of these; only the commit path
 (:mod:`.commit`) changes the state, under the lock.
 """
@@ -32,6 +33,7 @@ from frontier.wire.convert import enum_to_proto
 
 from .legal_cache import LegalCache, SeatLegal
 from .referee import ClockConfig
+from .tails import Tails
 
 
 def unix_ms() -> int:
@@ -52,7 +54,7 @@ class HostedMatch:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     changed: asyncio.Condition = field(default_factory=asyncio.Condition)
     since_snapshot: int = 0
-    last_batch: list[events_pb2.EventEnvelope] = field(default_factory=list)
+    tails: Tails = field(default_factory=Tails)  # what the domains' replicas may lack
     clock: ClockConfig = field(default_factory=ClockConfig)
     clocks: dict[Seat, SeatClock] = field(default_factory=dict)  # seats that answered once
     standing: dict[Seat, dict[str, StandingPolicy]] = field(default_factory=dict)

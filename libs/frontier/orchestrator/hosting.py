@@ -41,7 +41,7 @@ from .hosted import (
     unix_ms,
     valid_id,
 )
-from .leases import LeaseLost, Leases
+from .leases import Leases
 from .referee import ClockConfig
 
 log = logging.getLogger("frontier.orchestrator")
@@ -204,7 +204,8 @@ class Hosting:
             raise NotOwner(match_id, lease.address)
 
     async def keep_leases(self) -> None:
-        """Renew our leases while we live; forget a match whose lease another one took."""
+        """Renew our leases while we live (one heartbeat for all: see leases.py); forget a
+        match whose lease another one took."""
         if self.leases is None:
             return
         period = self.leases.ttl_s / 3
@@ -219,16 +220,16 @@ class Hosting:
                     log.warning("could not resume match %s", match_id, exc_info=True)
                     continue
                 self._unclaimed.discard(match_id)
-            for match_id in list(self.leases.held):
-                try:
-                    await self.leases.renew(match_id)
-                except LeaseLost:
-                    hosted = self.matches.get(match_id)
-                    if hosted is not None:
-                        log.warning("lost the lease of %s; dropping it", match_id)
-                        self._drop(hosted)
-                except Exception:  # NATS briefly away: keep trying until the lease expires
-                    log.warning("renewing the lease of %s failed", match_id, exc_info=True)
+            try:
+                lost = await self.leases.heartbeat()
+            except Exception:  # NATS briefly away: keep trying until the leases expire
+                log.warning("renewing the leases failed", exc_info=True)
+                continue
+            for match_id in lost:
+                hosted = self.matches.get(match_id)
+                if hosted is not None:
+                    log.warning("lost the lease of %s; dropping it", match_id)
+                    self._drop(hosted)
 
     async def unload_finished(self) -> None:
         """Forget finished matches nobody used for ``finished_ttl_s``, and abandon idle
@@ -381,8 +382,6 @@ class Hosting:
             if hosted.referee is not None:
                 hosted.referee.cancel()
         if self.leases is not None:  # let another orchestrator take over at once
-            for match_id in list(self.leases.held):
-                with contextlib.suppress(Exception):
-                    await self.leases.release(match_id)
+            await self.leases.release_all()
         self.decisions.close()
         await self.commits.close()

@@ -9,7 +9,7 @@ import grpc
 
 from frontier.runtime.bus import Bus
 from frontier.runtime.metrics import watch_matches
-from frontier.runtime.server import configure_logging, serve
+from frontier.runtime.server import configure_logging, run_service, serve
 from frontier.runtime.settings import OrchestratorSettings
 from frontier.runtime.telemetry import setup_tracing
 from frontier.v1 import bot_pb2, bot_pb2_grpc, match_pb2, match_pb2_grpc
@@ -92,4 +92,4 @@ def main() -> None:
     settings = OrchestratorSettings()
     configure_logging(settings, "orchestrator")
     setup_tracing("orchestrator", settings)
-    asyncio.run(run(settings))
+    run_service(run(settings), settings)

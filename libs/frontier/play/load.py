@@ -154,3 +154,26 @@ async def play_many(
     finally:
         for channel in channels:
             await channel.close()
+
+
+async def create_idle(targets: list[str], count: int, lineup: str) -> list[str]:
+    """Create ``count`` matches (spread over ``targets``) that nobody plays; their ids.
+    The stack benchmark measures what a hosted match costs while its players think."""
+    channels = [aio_channel(t) for t in targets]
+    try:
+        stubs = [match_pb2_grpc.MatchServiceStub(c) for c in channels]
+        created = await asyncio.gather(
+            *(
+                stubs[i % len(stubs)].CreateMatch(
+                    match_pb2.CreateMatchRequest(
+                        config=match_pb2.MatchConfig(seed=i + 1, lineup=lineup)
+                    ),
+                    timeout=30,
+                )
+                for i in range(count)
+            )
+        )
+        return [reply.match_id for reply in created]
+    finally:
+        for channel in channels:
+            await channel.close()

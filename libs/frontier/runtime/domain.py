@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -63,6 +64,9 @@ class DomainCore:
     def __init__(self, domain: Domain, projections: Projections) -> None:
         self.domain = domain
         self.projections = projections
+        # tells the orchestrator which replica answered (DomainEvents.replica), so that it
+        # knows which events this one already holds
+        self.replica = uuid.uuid4().hex
 
     async def state_for(self, ctx_msg: domain_pb2.DomainContext) -> State:
         if not ctx_msg.match_id:
@@ -89,7 +93,7 @@ class DomainCore:
         check(state, cmd)
         ctx = Ctx(state)
         apply_command(ctx, cmd)
-        return events_message(ctx.events)
+        return events_message(ctx.events, self.replica)
 
     async def legal(
         self, ctx_msg: domain_pb2.DomainContext, seat_value: int
@@ -106,17 +110,17 @@ class DomainCore:
         state = await self.state_for(ctx_msg)
         ctx = Ctx(state)
         advance(ctx)
-        return events_message(ctx.events)
+        return events_message(ctx.events, self.replica)
 
     async def finish(self, ctx_msg: domain_pb2.DomainContext) -> domain_pb2.DomainEvents:
         state = await self.state_for(ctx_msg)
         ctx = Ctx(state)
         finish(ctx)
-        return events_message(ctx.events)
+        return events_message(ctx.events, self.replica)
 
 
-def events_message(events: list[Event]) -> domain_pb2.DomainEvents:
-    return domain_pb2.DomainEvents(events=[event_to_proto(e) for e in events])
+def events_message(events: list[Event], replica: str = "") -> domain_pb2.DomainEvents:
+    return domain_pb2.DomainEvents(events=[event_to_proto(e) for e in events], replica=replica)
 
 
 __all__ = ["Command", "DomainCore", "events_message", "grpc_errors"]

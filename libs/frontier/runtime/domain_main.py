@@ -12,7 +12,7 @@ from .domain import DomainCore
 from .domain_servicers import full_name, register
 from .projection import Projections
 from .scoreboard import Scoreboard
-from .server import configure_logging, serve
+from .server import configure_logging, run_service, serve
 from .settings import ServiceSettings
 from .telemetry import setup_tracing
 
@@ -31,10 +31,12 @@ async def run(
         timeout_s=settings.call_timeout_s,
         max_age_s=settings.stream_max_age_s,
     )
-    projections = Projections(bus, settings.catch_up_wait_s)
     scoreboard = Scoreboard() if domain is Domain.SCORING else None
+    follows = settings.follow_batches or scoreboard is not None
+    projections = Projections(bus, settings.catch_up_wait_s, follows)
     if scoreboard is None:
-        await bus.follow_all(projections.on_batch)
+        if follows:  # else the batches come with the requests (see projection.py)
+            await bus.follow_all(projections.on_batch)
     else:
         # one subscription feeds both: each NATS delivery costs a decode, so not two of them
         board = scoreboard
@@ -61,4 +63,4 @@ def main(domain: Domain) -> None:
     settings = ServiceSettings()
     configure_logging(settings, domain.value)
     setup_tracing(domain.value, settings)
-    asyncio.run(run(domain, settings))
+    run_service(run(domain, settings), settings)

@@ -10,9 +10,11 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from typing import Any
 
 import grpc
+import uvloop
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
@@ -109,6 +111,18 @@ def server_options(settings: ServiceSettings) -> list[tuple[str, int]]:
     if settings.max_connection_age_s > 0:
         options.append(("grpc.max_connection_age_ms", int(settings.max_connection_age_s * 1000)))
     return options
+
+
+def run_service(main: Coroutine[Any, Any, None], settings: ServiceSettings) -> None:
+    """Run a service's ``main`` to its end on the event loop ``FRONTIER_EVENT_LOOP`` names.
+
+    uvloop by default: its loop spends less CPU per wake-up and socket read than the
+    standard library's, and a service's work is mostly that (measured: the orchestrator's
+    CPU per command fell by a tenth, see the README's performance section).  ``asyncio``
+    keeps the standard loop, for debugging or where uvloop cannot be installed."""
+    factory = uvloop.new_event_loop if settings.event_loop == "uvloop" else None
+    with asyncio.Runner(loop_factory=factory) as runner:
+        runner.run(main)
 
 
 def configure_logging(settings: ServiceSettings, name: str) -> None:

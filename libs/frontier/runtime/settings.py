@@ -115,6 +115,16 @@ class ServiceSettings(TlsSettings):
         le=65535,
         description="Prometheus /metrics port; unset = the service's default, 0 = none",
     )
+    follow_batches: bool = Field(
+        default=False,
+        description="domain services: follow every committed batch on NATS, rather than "
+        "get the batches they missed with the next request (scoring always follows)",
+    )
+    event_loop: Literal["uvloop", "asyncio"] = Field(
+        default="uvloop",
+        description="the process's event loop: uvloop (libuv; less CPU per request) or "
+        "the standard library's asyncio loop",
+    )
 
     def listen_port(self, service: str) -> int:
         return self.port or DEFAULT_PORTS[service]

@@ -14,6 +14,7 @@ context through a process that exports nothing.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -59,6 +60,15 @@ def setup_tracing(
 
 def tracer() -> trace.Tracer:
     return trace.get_tracer(TRACER_NAME)
+
+
+def span(name: str) -> contextlib.AbstractContextManager[object]:
+    """A span named ``name`` around a block, or nothing at all when tracing is off: even a
+    no-op span goes through the proxy tracer's context managers, which a profile of the
+    paced orchestrator showed at ~5% of its CPU for the one span on the commit path."""
+    if not tracing_on():
+        return contextlib.nullcontext()
+    return tracer().start_as_current_span(name)
 
 
 def tracing_on() -> bool:

@@ -1,0 +1,65 @@
+"""The batches an orchestrator keeps for the domain services' replicas (orchestrator/tails)."""
+
+from __future__ import annotations
+
+from frontier.engine.domains import Domain
+from frontier.orchestrator.tails import MAX_EVENTS, Tails
+from frontier.v1 import events_pb2
+
+
+def batch(first: int, size: int) -> list[events_pb2.EventEnvelope]:
+    return [events_pb2.EventEnvelope(seq=s, state_version=s) for s in range(first, first + size)]
+
+
+def seqs(envelopes: list[events_pb2.EventEnvelope]) -> list[int]:
+    return [e.seq for e in envelopes]
+
+
+def test_each_domain_gets_every_batch_since_its_oldest_replica() -> None:
+    tails = Tails()
+    for first in (1, 3, 6):  # batches 1-2, 3-5, 6-7
+        tails.committed(batch(first, 2 if first != 3 else 3))
+    assert seqs(tails.tail(Domain.MAP, 7)) == list(range(1, 8))  # nobody heard: everything
+    tails.heard(Domain.MAP, "r1", 5)
+    assert seqs(tails.tail(Domain.MAP, 7)) == [6, 7]
+    tails.heard(Domain.MAP, "r2", 2)  # a second replica, further behind
+    assert seqs(tails.tail(Domain.MAP, 7)) == [3, 4, 5, 6, 7]
+    tails.heard(Domain.MAP, "r2", 7)
+    assert seqs(tails.tail(Domain.MAP, 7)) == [6, 7]  # r1 (at 5) still lacks 6 and 7
+    assert seqs(tails.tail(Domain.COMBAT, 7)) == list(range(1, 8))
+    tails.heard(Domain.MAP, "", 7)  # an answer without a replica id changes nothing
+    assert seqs(tails.tail(Domain.MAP, 7)) == [6, 7]
+
+
+def test_batches_every_replica_holds_are_forgotten() -> None:
+    tails = Tails()
+    tails.committed(batch(1, 2))
+    tails.committed(batch(3, 2))
+    for domain in Domain:
+        tails.heard(domain, "r", 2)
+    tails.committed(batch(5, 1))
+    assert [seqs(list(b)) for b in tails.batches] == [[3, 4], [5]]
+    assert tails.events == 3
+    tails.forget()
+    assert not tails.batches and tails.events == 0
+
+
+def test_scoring_which_follows_the_stream_holds_nothing_back() -> None:
+    tails = Tails()
+    tails.committed(batch(1, 2))
+    for domain in Domain:
+        if domain is not Domain.SCORING:
+            tails.heard(domain, "r", 2)
+    tails.committed(batch(3, 1))
+    assert [seqs(list(b)) for b in tails.batches] == [[3]]
+
+
+def test_at_most_max_events_are_kept() -> None:
+    tails = Tails()
+    firsts = range(1, 2 * MAX_EVENTS, 10)
+    for first in firsts:
+        tails.committed(batch(first, 10))
+    last = firsts[-1] + 9
+    assert MAX_EVENTS - 10 < tails.events <= MAX_EVENTS
+    kept = seqs(tails.tail(Domain.MAP, last))
+    assert kept == list(range(last - tails.events + 1, last + 1))  # the newest, in order
