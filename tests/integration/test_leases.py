@@ -15,7 +15,7 @@ from nats.js.errors import KeyNotFoundError
 from nats.js.kv import KeyValue
 
 from frontier.ops.stack import _wait_port, free_port, nats_server_binary
-from frontier.orchestrator.leases import LeaseLost, Leases, heartbeat_key
+from frontier.orchestrator.leases import Leases, heartbeat_key
 from frontier.runtime.bus import LEASES_BUCKET
 
 pytestmark = pytest.mark.integration
@@ -38,18 +38,18 @@ async def _scenario(url: str) -> None:
     seen_by_b = await b.acquire(match)  # alive: b must route to a, not take it
     assert seen_by_b is not None and seen_by_b.owner == "orch-a"
     assert seen_by_b.address == "127.0.0.1:1"
-    await a.renew(match)
+    assert await a.heartbeat() == []  # renews a's leases; none lost
     # both race for a free lease: exactly one wins
     other = "1" * 32
     results = await asyncio.gather(a.acquire(other), b.acquire(other))
     owners = {r.owner for r in results if r is not None}
     assert len(owners) == 1
-    # a dies (stops renewing); after expiry b takes over, and a finds out on renewal
+    # a dies (stops renewing); after expiry b takes over, and a finds out on its next heartbeat
     await asyncio.sleep(0.8)
     taken = await b.acquire(match)
     assert taken is not None and taken.owner == "orch-b"
-    with pytest.raises(LeaseLost):
-        await a.renew(match)
+    assert await a.heartbeat() == [match]
+    assert match not in a.held
     await b.release(match)
     assert await b.get(match) is None
     await nc.close()
@@ -107,3 +107,4 @@ def test_leases_single_owner_and_takeover_after_expiry(tmp_path: Path) -> None:
 
 def test_one_heartbeat_renews_every_lease_and_reports_the_lost_ones(tmp_path: Path) -> None:
     _with_nats(tmp_path, _heartbeat_scenario)
+

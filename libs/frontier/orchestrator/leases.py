@@ -49,10 +49,6 @@ class Lease:
         return self.expires > now
 
 
-class LeaseLost(Exception):
-    """This orchestrator no longer owns the match (another took the lease)."""
-
-
 OWNER_PREFIX = "owner."  # heartbeat keys; match ids are 32 hex digits, so never clash
 
 
@@ -152,22 +148,6 @@ class Leases:
         """A lease of an earlier process at our own address: that process is gone (we
         listen there now, and servers do not share ports), so waiting for expiry is moot."""
         return lease.address == self.address
-
-    async def renew(self, match_id: str) -> None:
-        """Extend one lease on its own (the heartbeat renews them all); raises LeaseLost if
-        another orchestrator took it."""
-        revision = self.held.get(match_id)
-        if revision is None:
-            raise LeaseLost(match_id)
-        try:
-            self.held[match_id] = await self.kv.update(
-                match_id, self._value(time.time()), last=revision
-            )
-        except Exception as exc:
-            if _lost_race(exc):
-                self.held.pop(match_id, None)
-                raise LeaseLost(match_id) from exc
-            raise
 
     async def release(self, match_id: str) -> None:
         revision = self.held.pop(match_id, None)
