@@ -86,6 +86,20 @@ async def _heartbeat_scenario(url: str) -> None:
     await nc.close()
 
 
+async def _stall_before_the_first_heartbeat(url: str) -> None:
+    nc, _, a, b = await _two_owners(url)
+    match = "4" * 32
+    await a.acquire(match)
+    # a stalls past the lease's own expiry before it ever beats: b takes the match over, and
+    # a's first heartbeat already reports it lost
+    await asyncio.sleep(0.8)
+    taken = await b.acquire(match)
+    assert taken is not None and taken.owner == "orch-b"
+    assert await a.heartbeat() == [match]
+    assert a.held == {}
+    await nc.close()
+
+
 def _with_nats(tmp_path: Path, scenario: Callable[[str], Coroutine[None, None, None]]) -> None:
     port = free_port()
     proc = subprocess.Popen(
@@ -108,3 +122,6 @@ def test_leases_single_owner_and_takeover_after_expiry(tmp_path: Path) -> None:
 def test_one_heartbeat_renews_every_lease_and_reports_the_lost_ones(tmp_path: Path) -> None:
     _with_nats(tmp_path, _heartbeat_scenario)
 
+
+def test_the_first_heartbeat_reports_a_lease_lost_in_a_stall_before_it(tmp_path: Path) -> None:
+    _with_nats(tmp_path, _stall_before_the_first_heartbeat)

@@ -63,7 +63,7 @@ class Leases:
         self.address = address
         self.ttl_s = ttl_s
         self.held: dict[str, int] = {}  # match id -> revision of our lease entry
-        self._beat_ok = 0.0  # when our heartbeat was last stored (unix time)
+        self._beat_ok = 0.0  # when our heartbeat was last stored (unix time; 0: never)
 
     def _value(self, now: float) -> bytes:
         record = {"owner": self.owner, "address": self.address, "expires": now + self.ttl_s}
@@ -84,11 +84,13 @@ class Leases:
 
         Nothing is written while we hold nothing (a lease just taken carries its own expiry,
         which outlives the next heartbeat).  After a gap longer than a lifetime, another
-        orchestrator may have taken some of our matches over: each is checked then."""
+        orchestrator may have taken some of our matches over: each is checked then.  The
+        first heartbeat counts as such a gap (nothing renewed the leases before it, so a
+        stall after the first acquire may have cost one)."""
         if not self.held:
             return []
         now = time.time()
-        stale = self._beat_ok and now - self._beat_ok >= self.ttl_s
+        stale = now - self._beat_ok >= self.ttl_s
         await self.kv.put(heartbeat_key(self.owner), self._value(now))
         self._beat_ok = now
         if not stale:
