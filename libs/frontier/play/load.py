@@ -73,7 +73,10 @@ async def play_match(
     timeout: float = 10.0,
     attempts: int = 60,
     think_s: float = 0.0,
+    max_commands: int = 0,
 ) -> MatchRun:
+    """One match from creation to its end, or to its ``max_commands``-th command (0: no
+    limit), left unfinished then (a benchmark of playing matches)."""
     run = MatchRun(seed=seed)
     think_rng = seed_state(seed ^ THINK_SALT)  # apart, so thinking never changes the choices
     if think_s > 0:
@@ -91,7 +94,7 @@ async def play_match(
     rng = seed_state(seed)
     # the acting seat's legal commands and their version, when the last reply brought them
     known: tuple[Sequence[types_pb2.LegalCommand], int] | None = None
-    while to_act:
+    while to_act and not (max_commands and run.commands >= max_commands):
         token = tokens[enum_from_proto(Seat, to_act)]
         if known is None:
             legal = await _call_with_retry(
@@ -132,7 +135,11 @@ ROUND_ROBIN = (("grpc.lb_policy_name", "round_robin"),)
 
 
 async def play_many(
-    targets: list[str], seeds: list[int], lineup: str, think_s: float = 0.0
+    targets: list[str],
+    seeds: list[int],
+    lineup: str,
+    think_s: float = 0.0,
+    max_commands: int = 0,
 ) -> list[MatchRun]:
     """Match ``i`` talks to ``targets[i % len(targets)]`` from creation to end.
 
@@ -146,7 +153,13 @@ async def play_many(
         return list(
             await asyncio.gather(
                 *(
-                    play_match(stubs[i % len(stubs)], s, lineup, think_s=think_s)
+                    play_match(
+                        stubs[i % len(stubs)],
+                        s,
+                        lineup,
+                        think_s=think_s,
+                        max_commands=max_commands,
+                    )
                     for i, s in enumerate(seeds)
                 )
             )

@@ -18,6 +18,7 @@ import uvloop
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from . import memtrace
 from .guard import MAX_REQUEST_BYTES, RequestGuard
 from .metrics import RpcMetrics, serve_metrics
 from .settings import ServiceSettings
@@ -47,6 +48,7 @@ async def serve(
     ``on_drain`` runs once health says NOT_SERVING and before the grace period: a service
     with long-lived streams ends them there (clients reconnect elsewhere), so that they do
     not hold the shutdown for the whole grace period."""
+    memtrace.install(name, asyncio.get_running_loop())  # FRONTIER_TRACEMALLOC only
     metrics_port = settings.metrics_listen_port(name)
     interceptors: list[grpc.aio.ServerInterceptor] = list(grpc_server_interceptors())
     if metrics_port:
