@@ -86,3 +86,24 @@ def test_lobby_noise_is_ignored() -> None:
     projections.on_lobby({"event": "ended", "match_id": "x" * 32})
     projections.on_lobby({"event": "created", "match_id": 7})
     assert not projections._warming
+
+
+async def _ended_scenario() -> None:
+    match_id = "m" * 32
+    bus = MemoryBus(match_id, seed=9)
+    projections = Projections(cast(Bus, bus), wait_s=0, follows=False)
+    projections.on_lobby({"event": "created", "match_id": match_id})
+    await asyncio.sleep(0)
+    await asyncio.gather(*projections._warming)
+    played = _play(seed=9)
+    bus.batches.extend(played[:-1])  # a service not following NATS never sees the last one
+    assert (await projections.at(match_id, played[-2].envelopes[-1].seq)).version > 0
+    assert match_id in projections.known()
+    projections.on_lobby({"event": "ended", "match_id": "n" * 32})  # another match's end
+    assert match_id in projections.known()
+    projections.on_lobby({"event": "ended", "match_id": match_id})
+    assert match_id not in projections.known()
+
+
+def test_the_lobby_notice_of_its_end_drops_a_match_the_service_does_not_follow() -> None:
+    asyncio.run(_ended_scenario())

@@ -165,6 +165,7 @@ class CommitPath:
         hosted.stream_seq = stream_seq
         if new_state.over:
             hosted.tails.forget()
+            await self._announce_end(hosted)
         else:
             hosted.tails.committed(list(batch.envelopes))
         for s, e in numbered:
@@ -197,6 +198,7 @@ class CommitPath:
         hosted.stream_seq = await self._publish(hosted, batch)
         hosted.abandoned = True
         hosted.tails.forget()
+        await self._announce_end(hosted)
         async with hosted.changed:
             hosted.changed.notify_all()
         hosted.wake.set()
@@ -337,6 +339,14 @@ class CommitPath:
             await self.bus.nc.publish(turn_subject(hosted.match_id), notice.encode())
         except Exception:
             log.debug("turn notice failed", exc_info=True)
+
+    async def _announce_end(self, hosted: HostedMatch) -> None:
+        """Lobby notice, core NATS: the domain services drop the match's projection (one
+        missed keeps it in memory until their restart, nothing worse)."""
+        try:
+            await self.bus.lobby({"event": "ended", "match_id": hosted.match_id})
+        except Exception:
+            log.debug("end notice failed", exc_info=True)
 
     async def close(self) -> None:
         """Stop the commands still waiting for NATS, then wait for the snapshots."""

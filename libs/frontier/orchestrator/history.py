@@ -1,11 +1,12 @@
 """A match's past as each reader may see it: watching, seat replays, and the event history.
 
-A hosted match keeps the events committed since it was loaded (``HostedMatch.history``); the
-earlier ones are read back from the JetStream stream only when a reader asks for them (a
-watch from version 0, an idempotent reply to an old command), so loading a match stays a
-snapshot plus a short tail.  Every event and decision record leaves here filtered for its
-reader (:func:`frontier.engine.view.event_for`, :func:`.referee.record_for`): no hand,
-deck order or standing answer reaches a reader who may not see it.
+A hosted match keeps only its latest events and decision records (:mod:`.recent`); older
+ones are read back from the JetStream stream when a reader asks for them (a watch from
+version 0, an idempotent reply to an old command) and not kept, so a match's memory stays
+bounded however long it is, and loading one stays a snapshot plus a short tail. Every event
+and decision record leaves here filtered for its reader
+(:func:`frontier.engine.view.event_for`, :func:`.referee.record_for`): no hand, deck order
+or standing answer reaches a reader who may not see it.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from frontier.engine import Seat
 from frontier.engine.model import Command, Event
 from frontier.engine.view import event_for
 from frontier.runtime.bus import Bus
-from frontier.runtime.errors import ServiceError
+from frontier.runtime.errors import ServiceError, not_found
 from frontier.runtime.matches import note_record
 from frontier.v1 import events_pb2
 from frontier.wire.convert import command_from_proto, enum_from_proto, event_from_proto
@@ -32,28 +33,55 @@ from .hosted import HostedMatch
 SEAT_REPLAY_FORMAT = "frontier.seat-replay/1"
 
 
+Noted = tuple[Seat, events_pb2.DecisionRecord]  # a batch's acting seat and decision record
+
+
 async def events_between(
     bus: Bus, hosted: HostedMatch, first: int, last: int
 ) -> list[tuple[int, Event]]:
     """The events with seq ``first..last`` (unfiltered), read from the stream if need be."""
-    if first < hosted.history_start:
-        await load_history(bus, hosted)
-    return [(s, hosted.history[s]) for s in range(first, last + 1)]
+    return [(seq, event) async for seq, event, _ in _events(bus, hosted, first, last)]
 
 
-async def load_history(bus: Bus, hosted: HostedMatch) -> None:
-    """Read the events before ``history_start`` (and their records) from the stream."""
-    async for stored in bus.iter_batches(hosted.match_id, 0):
-        older = [e for e in stored.batch.envelopes if e.seq < hosted.history_start]
-        for env in older:
-            hosted.history[env.seq] = event_from_proto(env.event)
-        if older and older[0].seq == stored.batch.envelopes[0].seq:
+async def _events(
+    bus: Bus, hosted: HostedMatch, first: int, last: int
+) -> AsyncIterator[tuple[int, Event, Noted | None]]:
+    """Seq ``first..last`` with the record of each batch they begin: from memory when
+    :mod:`.recent` still holds them, else from the stream (not kept: a replay from
+    version 0 must not put the whole match back in memory)."""
+    seq = first
+    while seq <= last:
+        if _in_memory(hosted, seq):
+            yield seq, hosted.history[seq], hosted.records.get(seq)
+            seq += 1
+            continue
+        async for stored in bus.iter_batches(hosted.match_id, 0):
+            envelopes = stored.batch.envelopes
+            if not envelopes or envelopes[-1].seq < seq:
+                continue
             noted = note_record({}, stored.batch)
-            if noted is not None:
-                hosted.records[older[0].seq] = (Seat(noted[0]), noted[1])
-        if len(older) < len(stored.batch.envelopes):
-            break
-    hosted.history_start = 1
+            for env in envelopes:
+                if seq > last or env.seq < seq:
+                    continue
+                if env.seq > seq:  # the ones before aged out (FRONTIER_STREAM_MAX_AGE_S)
+                    raise not_found(hosted.match_id)
+                record = noted if env.seq == envelopes[0].seq else None
+                yield seq, event_from_proto(env.event), _noted(record)
+                seq += 1
+            if seq > last or _in_memory(hosted, seq):
+                break  # the rest is in memory again (or nothing is left)
+        else:
+            if seq <= last:  # aged out of the stream (FRONTIER_STREAM_MAX_AGE_S)
+                raise not_found(hosted.match_id)
+
+
+def _in_memory(hosted: HostedMatch, seq: int) -> bool:
+    """Whether event ``seq`` and its batch's record (if it begins one) are still kept."""
+    return hosted.history.holds(seq) and hosted.records.holds(seq) and seq in hosted.history
+
+
+def _noted(record: tuple[str, events_pb2.DecisionRecord] | None) -> Noted | None:
+    return (Seat(record[0]), record[1]) if record is not None else None
 
 
 async def watch(
@@ -67,23 +95,20 @@ async def watch(
     first event of each batch comes with the batch's decision record (as the viewer may
     see it).  Ends when the match is over; UNAVAILABLE once the server drains."""
     sent = max(from_version, 0)
-    if sent + 1 < hosted.history_start:
-        await load_history(bus, hosted)
 
     def newer() -> bool:
         return hosted.state.version > sent or draining()
 
     while True:
         version = hosted.state.version
-        while sent < version:
-            sent += 1
-            noted = hosted.records.get(sent)
+        async for seq, event, noted in _events(bus, hosted, sent + 1, version):
+            sent = seq
             record = (
                 referee.record_for(noted[1], noted[0].value, viewer.value if viewer else None)
                 if noted is not None
                 else None
             )
-            yield sent, event_for(hosted.state, hosted.history[sent], viewer), record
+            yield seq, event_for(hosted.state, event, viewer), record
         if hosted.ended:
             return
         if draining():

@@ -1,12 +1,12 @@
 """What the orchestrator holds for each match it hosts, and the small values it hands out.
 
 One :class:`HostedMatch` per match in memory: the state at the last committed batch, the
-stream position the next publish expects, the command ids already answered, the events
-kept for watchers and idempotent replies, the recent batches for the domain services
-(:mod:`.tails`), the seats' clocks, and the asyncio objects that serialise writers
-(``lock``) and wake readers (``changed``) and the referee (``wake``).
-Every other module of the package reads or advances one of these; only the commit path
-(:mod:`.commit`) changes the state, under the lock.
+stream position the next publish expects, the command ids already answered, the latest
+events for watchers and idempotent replies (:mod:`.recent`), the recent batches for the
+domain services (:mod:`.tails`), the seats' clocks, and the asyncio objects that serialise
+writers (``lock``) and wake readers (``changed``) and the referee (``wake``). Every other
+module of the package reads or advances one of these; only the commit path (:mod:`.commit`)
+changes the state, under the lock.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from frontier.v1 import events_pb2, match_pb2, types_pb2
 from frontier.wire.convert import enum_to_proto
 
 from .legal_cache import LegalCache, SeatLegal
+from .recent import Recent
 from .referee import ClockConfig
 from .tails import Tails
 
@@ -48,9 +49,8 @@ class HostedMatch:
     stream_seq: int
     seat_by_token_hash: dict[str, str]
     command_ids: dict[CommandKey, CommandResult]  # (seat, command id) -> its first result
-    # events kept in memory for WatchEvents and idempotent replies: seq -> event
-    history: dict[int, Event] = field(default_factory=dict)
-    history_start: int = 1  # the first seq held in ``history``
+    # the latest events, for WatchEvents and idempotent replies: seq -> event (recent.py)
+    history: Recent[Event] = field(default_factory=Recent)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     changed: asyncio.Condition = field(default_factory=asyncio.Condition)
     since_snapshot: int = 0
@@ -58,8 +58,8 @@ class HostedMatch:
     clock: ClockConfig = field(default_factory=ClockConfig)
     clocks: dict[Seat, SeatClock] = field(default_factory=dict)  # seats that answered once
     standing: dict[Seat, dict[str, StandingPolicy]] = field(default_factory=dict)
-    # first seq of each batch in ``history`` -> (acting seat, its decision record)
-    records: dict[int, tuple[Seat, events_pb2.DecisionRecord]] = field(default_factory=dict)
+    # first seq of each recent batch -> (acting seat, its decision record)
+    records: Recent[tuple[Seat, events_pb2.DecisionRecord]] = field(default_factory=Recent)
     last_used: float = field(default_factory=time.monotonic)  # for unloading finished ones
     opened_at: float = field(default_factory=time.monotonic)  # when the open decision opened
     opened_unix_ms: int = field(default_factory=unix_ms)
@@ -223,7 +223,8 @@ def hosted_from(match_id: str, loaded: LoadedMatch) -> HostedMatch:
         stream_seq=loaded.stream_seq,
         seat_by_token_hash=loaded.seat_by_token_hash,
         command_ids=loaded.command_ids,
-        history_start=loaded.state.version + 1,
+        history=Recent(start=loaded.state.version + 1),
+        records=Recent(start=loaded.state.version + 1),
         clock=ClockConfig.from_record(loaded.clock),
         clocks={Seat(seat): clock for seat, clock in loaded.clocks.items()},
         abandoned=loaded.abandoned,

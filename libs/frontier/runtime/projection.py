@@ -19,9 +19,9 @@ may first be asked many commands in, and building the projection then means read
 stream batch by batch while a player waits (measured: the slowest commands of a paced
 benchmark were exactly those, and the first command of every match).  Folding batches a
 service does not need yet costs a few microseconds each, as it decodes them anyway.  A
-finished match's projection is dropped (nothing asks about it any more; if something does,
-it is rebuilt), and after a restart a projection is rebuilt from the match's snapshot and
-stream on first use.
+finished match's projection is dropped, once the lobby says it ended (nothing asks about it
+any more; if something does, it is rebuilt), and after a restart a projection is rebuilt
+from the match's snapshot and stream on first use.
 """
 
 from __future__ import annotations
@@ -84,11 +84,17 @@ class Projections:
             self._by_match.pop(batch.match_id, None)
 
     def on_lobby(self, notice: dict[str, object]) -> None:
-        """A match was created: build its projection now, before its first command."""
+        """A match was created: build its projection now, before its first command.  A
+        match ended (finished or abandoned): drop it, as nothing will ask about it again
+        (the last command's batch never reaches a service that does not follow NATS)."""
         match_id = notice.get("match_id")
-        created = notice.get("event") == "created"
-        if created and isinstance(match_id, str) and match_id not in self._by_match:
+        if not isinstance(match_id, str):
+            return
+        event = notice.get("event")
+        if event == "created" and match_id not in self._by_match:
             self._warm(match_id)
+        elif event == "ended":
+            self._by_match.pop(match_id, None)
 
     def _warm(self, match_id: str) -> None:
         """Build the projection in the background (the NATS callback must not wait)."""
