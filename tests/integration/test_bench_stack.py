@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 import pytest
 
 from frontier.cli.main import main
-from frontier.ops.stack import Stack
+from frontier.ops.stack import NATS_GO_ENV, Stack
 from frontier.play.load import play_many
 
 from .client import MIRROR
@@ -60,3 +61,26 @@ def test_thinking_changes_the_pace_but_never_the_choices(stack: Stack) -> None:
     fast = asyncio.run(play_many(target, seeds, MIRROR))
     paced = asyncio.run(play_many(target, seeds, MIRROR, think_s=0.002))
     assert [(r.commands, r.winner) for r in fast] == [(r.commands, r.winner) for r in paced]
+
+
+def test_bench_stack_can_stop_matches_unfinished(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["bench", "stack", "--matches", "2", "--commands-per-match", "5", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    result = json.loads(out.strip().splitlines()[-1])
+    assert result["commands"] == 10 and result["commands_per_match"] == 5
+    with pytest.raises(SystemExit, match="commands-per-match"):
+        main(["bench", "stack", "--commands-per-match", "-1"])
+
+
+def test_a_match_can_stop_after_some_commands_unfinished(stack: Stack) -> None:
+    target = [stack.config.address("orchestrator")]
+    runs = asyncio.run(play_many(target, [73, 74], MIRROR, max_commands=4))
+    assert [r.commands for r in runs] == [4, 4] and all(not r.winner for r in runs)
+
+
+def test_the_local_nats_server_runs_with_the_go_memory_settings(stack: Stack) -> None:
+    raw = Path(f"/proc/{stack.procs['nats'].pid}/environ").read_bytes()
+    env = dict(item.split("=", 1) for item in raw.decode().split("\0") if "=" in item)
+    assert {k: env.get(k) for k in NATS_GO_ENV} == NATS_GO_ENV
+    assert NATS_GO_ENV["GOGC"] == "50"

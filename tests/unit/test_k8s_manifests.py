@@ -199,3 +199,18 @@ def test_there_is_no_web_gateway_yet() -> None:
     """The issue asks for the web gateway's entry only once it exists; it does not yet."""
     assert not (ROOT / "services" / "gateway").exists()
     assert "gateway" not in " ".join(_workloads())
+
+
+def _go_bytes(limit: str) -> int:
+    """A Kubernetes (``2Gi``) or Go (``1800MiB``) memory size in bytes."""
+    number, unit = re.fullmatch(r"(\d+)([KMG]i)?B?", limit).groups()  # type: ignore[union-attr]
+    return int(number) * {None: 1, "Ki": 2**10, "Mi": 2**20, "Gi": 2**30}[unit]
+
+
+def test_nats_collects_garbage_before_its_memory_limit() -> None:
+    nats = _container(_by_kind("StatefulSet")["nats"])
+    limit = _go_bytes(nats["resources"]["limits"]["memory"])
+    soft = _go_bytes(_env(nats)["GOMEMLIMIT"])
+    assert 0.8 * limit <= soft < limit  # Go's soft limit a little under the hard one
+    dockerfile = (ROOT / "deploy" / "nats" / "Dockerfile").read_text()
+    assert re.search(r"^\s+GOGC=50$", dockerfile, re.M)  # the image halves the heap headroom

@@ -25,6 +25,11 @@ submits as soon as the last reply arrives, so N matches keep N requests queued a
 and the latency measured is mostly queueing (Little's law: p50 ~ N / throughput); with it,
 the run measures the latency the stack gives N matches played at a human or bot pace, which
 is how many matches one stack *holds*.
+
+``--commands-per-match K`` stops every match after K commands, unfinished: a paced match
+lasts far longer than a benchmark can (some 80 commands, at 5 s each nearly 7 minutes), and
+the capacity at a human pace is about matches *in play*; the memory per match is then that
+of playing matches rather than finished ones.
 """
 
 from __future__ import annotations
@@ -64,6 +69,7 @@ class StackBench:
     ratio_hot_p50: float
     retries: int
     memory_per_match_kb: float
+    commands_per_match: int = 0  # 0: played to the end (memory of finished matches)
     server_cpu_ms_per_command: float = 0.0
     floor_cpu_ms_per_command: float = 0.0
     cpu_ratio: float = 0.0
@@ -94,6 +100,7 @@ def run(
     seed: int = 1000,
     orchestrators: int = 1,
     think_ms: float = 0.0,
+    commands_per_match: int = 0,
 ) -> StackBench:
     workdir = Path(tempfile.mkdtemp(prefix="frontier-bench-"))
     # room for the played matches and the idle ones (the default limit is 1,000)
@@ -107,7 +114,13 @@ def run(
         client_before = time.process_time()
         started = time.perf_counter()
         runs, paced = asyncio.run(
-            _play(config, list(range(seed, seed + matches)), lineup, think_ms / 1000)
+            _play(
+                config,
+                list(range(seed, seed + matches)),
+                lineup,
+                think_ms / 1000,
+                commands_per_match,
+            )
         )
         seconds = time.perf_counter() - started
         client_ms = (time.process_time() - client_before) * 1000
@@ -136,6 +149,7 @@ def run(
         floor_hot_p50_ms=round(hot, 3),
         ratio_hot_p50=round(p50 / hot, 2),
         retries=sum(r.retries for r in runs),
+        commands_per_match=commands_per_match,
         memory_per_match_kb=round(max(after.rss_total() - before.rss_total(), 0) / matches, 1),
         server_cpu_ms_per_command=round(server_cpu, 4),
         floor_cpu_ms_per_command=round(floor_cpu.total_ms, 4),
@@ -168,16 +182,16 @@ async def _idle_cost(config: StackConfig, pids: dict[str, int], count: int, line
 
 
 async def _play(
-    config: StackConfig, seeds: list[int], lineup: str, think_s: float
+    config: StackConfig, seeds: list[int], lineup: str, think_s: float, max_commands: int = 0
 ) -> tuple[list[MatchRun], list[float]]:
     """The matches, and (when paced) the floors probed alongside them at the same pace."""
     targets = [config.address(n) for n in config.orchestrator_names]
     if think_s <= 0:
-        return await play_many(targets, seeds, lineup), []
+        return await play_many(targets, seeds, lineup, max_commands=max_commands), []
     done = asyncio.Event()
     probing = asyncio.ensure_future(paced_floor(config, think_s, done))
     try:
-        runs = await play_many(targets, seeds, lineup, think_s=think_s)
+        runs = await play_many(targets, seeds, lineup, think_s=think_s, max_commands=max_commands)
     finally:
         done.set()
     return runs, await probing

@@ -1,7 +1,8 @@
 """``frontier bench engine`` and ``frontier bench stack``: the benchmarks' command line.
 
     frontier bench engine [--matches N] [--lineup ...] [--seed N] [--json]
-    frontier bench stack [--matches N] [--think-ms T] [--orchestrators N] [--sync S] [--json]
+    frontier bench stack [--matches N] [--think-ms T] [--orchestrators N] [--sync S]
+                         [--commands-per-match K] [--json]
 
 The measuring itself lives in :mod:`frontier.bench`; this module only turns flags into a run
 and a run into text or one JSON object.
@@ -49,6 +50,12 @@ def add_bench_commands(commands: Any) -> None:
         help="mean time each player thinks before a command (0: submit at once, which "
         "saturates the stack; a real bot or person takes time to choose)",
     )
+    stack.add_argument(
+        "--commands-per-match",
+        type=int,
+        default=0,
+        help="stop each match after this many commands, unfinished (0: play to the end)",
+    )
     stack.add_argument("--json", action="store_true", help="print one JSON object")
     stack.set_defaults(run=_bench_stack)
 
@@ -65,12 +72,15 @@ def _bench_engine(args: argparse.Namespace) -> int:
 def _bench_stack(args: argparse.Namespace) -> int:
     if args.think_ms < 0:
         raise SystemExit("--think-ms must be >= 0")
+    if args.commands_per_match < 0:
+        raise SystemExit("--commands-per-match must be >= 0")
     result = bench_stack.run(
         args.matches,
         args.lineup,
         args.sync,
         orchestrators=args.orchestrators,
         think_ms=args.think_ms,
+        commands_per_match=args.commands_per_match,
     )
     if args.json:
         print(json.dumps(asdict(result)))

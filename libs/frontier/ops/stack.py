@@ -36,6 +36,13 @@ from frontier.runtime.tls import sync_channel
 
 DOMAINS = ("map", "combat", "crafting", "scoring", "turn_order")
 
+# nats-server's Go runtime: the default GOGC=100 lets its heap grow to twice what is live
+# before collecting, and JetStream's garbage (block buffers, decoded messages) made up most of
+# what each match added to its resident memory; 50 halves that headroom for a few percent of
+# its CPU.  GOMEMLIMIT is a soft ceiling, far above what a local stack needs, past which Go
+# collects harder rather than growing (README "Capacity and latency").
+NATS_GO_ENV = {"GOGC": "50", "GOMEMLIMIT": "1GiB"}
+
 
 def free_port() -> int:
     """A free TCP port on loopback, below the kernel's ephemeral port range.
@@ -111,6 +118,8 @@ class StackConfig:
     orchestrators: int = 1  # more share the matches through leases (orchestrator/leases.py)
     log_level: str = "WARNING"
     extra_env: dict[str, str] = field(default_factory=dict)
+    # nats-server's Go runtime settings (GOGC, GOMEMLIMIT): see NATS_GO_ENV
+    nats_env: dict[str, str] = field(default_factory=lambda: dict(NATS_GO_ENV))
     web_port: int = 0  # the browser gateway (services.web) on this port; 0 = no gateway
     web_env: dict[str, str] = field(default_factory=dict)  # e.g. FRONTIER_WEB_BOT_KIND
     # Prometheus /metrics port per process; a process not listed uses its service's default
@@ -215,7 +224,8 @@ class Stack:
             f'listen: "{cfg.host}:{cfg.nats_port}"\n{monitor}'
             f'jetstream {{\n  store_dir: "{store}"\n  sync_interval: {json.dumps(cfg.sync)}\n}}\n'
         )
-        self._spawn("nats", [nats_server_binary(), "-c", str(conf)])
+        env = {**os.environ, **cfg.nats_env}
+        self._spawn("nats", [nats_server_binary(), "-c", str(conf)], env)
         _wait_port(cfg.host, cfg.nats_port, timeout, self.procs["nats"], "nats-server")
 
     def service_env(self, name: str) -> dict[str, str]:
