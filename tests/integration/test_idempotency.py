@@ -15,6 +15,7 @@ from frontier.engine import Seat
 from frontier.ops.stack import Stack
 from frontier.runtime.errors import reason_in
 from frontier.v1 import match_pb2, match_pb2_grpc
+from frontier.wire.convert import enum_from_proto
 
 from .client import MIRROR, Match
 from .stream_check import _batches
@@ -94,3 +95,27 @@ def test_reusing_an_id_for_another_command_is_refused_and_changes_nothing(
     assert "command id 'same'" in (refused.value.details() or "")
     view = match_stub.GetView(match_pb2.GetViewRequest(match_id=match.match_id)).view
     assert view.version == first.version
+
+
+def test_after_the_end_the_last_command_is_still_answered_and_older_ones_never_applied(
+    match_stub: match_pb2_grpc.MatchServiceStub,
+) -> None:
+    match = Match.create(match_stub, 34, MIRROR)
+    requests: list[match_pb2.SubmitCommandRequest] = []
+    replies: list[match_pb2.SubmitCommandResponse] = []
+    while match.to_act is not None:
+        seat = match.to_act
+        request = _request(match, seat, f"c{len(requests)}", match.legal()[0].id)
+        reply = match_stub.SubmitCommand(request)
+        requests.append(request)
+        replies.append(reply)
+        match.version = reply.version
+        match.to_act = enum_from_proto(Seat, reply.to_act) if reply.to_act else None
+    assert replies[-1].winner, "played to its end"
+    assert match_stub.SubmitCommand(requests[-1]) == replies[-1]  # byte for byte
+    with pytest.raises(grpc.RpcError) as refused:
+        match_stub.SubmitCommand(requests[0])  # an older one: forgotten, and not applied
+    assert refused.value.code() is grpc.StatusCode.FAILED_PRECONDITION
+    assert reason_in(refused.value.trailing_metadata()) == "MATCH_OVER"
+    view = match_stub.GetView(match_pb2.GetViewRequest(match_id=match.match_id)).view
+    assert view.version == replies[-1].version

@@ -20,6 +20,7 @@ from frontier.orchestrator.hosted import HostedMatch
 from frontier.orchestrator.recent import KEEP_EVENTS, Recent
 from frontier.runtime.bus import Bus, StoredBatch
 from frontier.runtime.errors import ServiceError
+from frontier.runtime.snapshot import CommandResult
 from frontier.v1 import events_pb2, types_pb2
 from frontier.wire.convert import enum_to_proto, event_to_proto
 
@@ -146,3 +147,16 @@ def test_a_range_that_starts_and_ends_inside_batches() -> None:
     first, last = int(long.envelopes[1].seq), int(long.envelopes[-2].seq) + 1
     got = asyncio.run(history.events_between(cast(Bus, bus), hosted, first, last))
     assert got == [(s, every[s - 1]) for s in range(first, last + 1)]
+
+
+def test_an_ended_match_sheds_old_events_and_all_but_each_seats_last_command_id() -> None:
+    hosted, bus, every, _ = _finished()
+    for n, seat in enumerate([Seat.A1, Seat.B1, Seat.A1, Seat.B1, Seat.A1]):
+        hosted.command_ids[(seat.value, f"id{n}")] = CommandResult(n + 1, n + 1, "k", "", "")
+    last_batch = int(bus.batches[-1].envelopes[0].seq)
+    hosted.shed(last_batch)
+    assert set(hosted.command_ids) == {("A1", "id4"), ("B1", "id3")}
+    assert list(hosted.history) == list(range(last_batch, len(every) + 1))
+    assert list(hosted.records) == [last_batch]
+    got = asyncio.run(history.events_between(cast(Bus, bus), hosted, 1, len(every)))
+    assert got == list(enumerate(every, start=1))  # the rest from the stream

@@ -165,7 +165,7 @@ class CommitPath:
         hosted.stream_seq = stream_seq
         if new_state.over:
             hosted.tails.forget()
-            await self._announce_end(hosted)
+            self._ended(hosted, first)
         else:
             hosted.tails.committed(list(batch.envelopes))
         for s, e in numbered:
@@ -198,7 +198,7 @@ class CommitPath:
         hosted.stream_seq = await self._publish(hosted, batch)
         hosted.abandoned = True
         hosted.tails.forget()
-        await self._announce_end(hosted)
+        self._ended(hosted, hosted.state.version + 1)
         async with hosted.changed:
             hosted.changed.notify_all()
         hosted.wake.set()
@@ -339,6 +339,12 @@ class CommitPath:
             await self.bus.nc.publish(turn_subject(hosted.match_id), notice.encode())
         except Exception:
             log.debug("turn notice failed", exc_info=True)
+
+    def _ended(self, hosted: HostedMatch, last_batch: int) -> None:
+        """The match ended: it sheds what only play needs (HostedMatch.shed), and the
+        domain services are told to drop it."""
+        hosted.shed(last_batch)
+        self._spawn(self._announce_end(hosted))
 
     async def _announce_end(self, hosted: HostedMatch) -> None:
         """Lobby notice, core NATS: the domain services drop the match's projection (one

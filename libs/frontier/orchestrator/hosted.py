@@ -80,6 +80,22 @@ class HostedMatch:
         """Played to its end, or abandoned: either way no command is taken any more."""
         return self.state.over or self.abandoned
 
+    def shed(self, last_batch: int) -> None:
+        """The match ended (the caller holds the lock): drop what only a match in play
+        needs.  The events and records before ``last_batch`` (the first seq of its final
+        batch) are read from the stream if asked for; of the command ids only each seat's
+        latest stays, whose retry must get its first response again -- an older one can
+        never be applied twice any more, as no command is taken (MATCH_OVER)."""
+        self.history.forget_before(last_batch)
+        self.records.forget_before(last_batch)
+        latest: dict[str, tuple[CommandKey, CommandResult]] = {}
+        for key, result in self.command_ids.items():
+            kept = latest.get(key[0])
+            if kept is None or result.first > kept[1].first:
+                latest[key[0]] = (key, result)
+        self.command_ids = dict(latest.values())
+        self.legal_cache = LegalCache()
+
     def legal(self, seat: Seat) -> SeatLegal:
         """``seat``'s legal commands now (computed once per version, see legal_cache)."""
         return self.legal_cache.of(self.state, seat)

@@ -39,6 +39,12 @@ class Recent(dict[int, V]):
             super().__delitem__(oldest)
             self.start = oldest + 1
 
+    def forget_before(self, key: int) -> None:
+        """Drop every entry below ``key`` (a match that ended keeps only its last batch)."""
+        for old in [k for k in self if k < key]:
+            super().__delitem__(old)
+        self.start = max(self.start, key)
+
     def holds(self, first: int) -> bool:
         """Whether every key from ``first`` on is still kept (none was dropped)."""
         return first >= self.start
