@@ -144,6 +144,11 @@ class RpcMetrics(grpc.aio.ServerInterceptor):
         )
 
 
+# The histogram's child per (method, code): prometheus-client's labels() validates and locks
+# on every call.  Bounded: only methods some service registered reach it, and 17 codes.
+_rpc_child = functools.lru_cache(maxsize=None)(RPC_SECONDS.labels)
+
+
 @contextlib.contextmanager
 def _recorded(method: str, context: Any) -> Iterator[None]:
     """Observe one call's duration under its method and final status code."""
@@ -156,7 +161,7 @@ def _recorded(method: str, context: Any) -> Iterator[None]:
         raise
     finally:
         code = _code_of(context, failure)
-        RPC_SECONDS.labels(method, code).observe(time.perf_counter() - started)
+        _rpc_child(method, code).observe(time.perf_counter() - started)
 
 
 def _timed_unary(method: str, behavior: Callable[..., Any]) -> Callable[..., Any]:
@@ -190,13 +195,13 @@ def counted_commit(commit: Callable[..., Awaitable[R]]) -> Callable[..., Awaitab
     async def wrapper(self: Any, hosted: Any, seat: Any, cmd: Any, command_id: str, by: int) -> R:
         before = hosted.clock_of(seat)
         was_over = bool(hosted.state.over)
-        answered_by = events_pb2.AnsweredBy.Name(by).removeprefix("ANSWERED_BY_")  # type: ignore[arg-type]
+        answered_by = _answered_by(by)
         try:
             result = await commit(self, hosted, seat, cmd, command_id, by)
         except Exception as exc:
-            COMMANDS.labels(cmd.kind.value, status_for(exc)[0].name, answered_by).inc()
+            _command_child(cmd.kind.value, status_for(exc)[0].name, answered_by).inc()
             raise
-        COMMANDS.labels(cmd.kind.value, "OK", answered_by).inc()
+        _command_child(cmd.kind.value, "OK", answered_by).inc()
         after = hosted.clock_of(seat)
         if after.strikes > before.strikes:
             STRIKES.inc(after.strikes - before.strikes)
@@ -207,6 +212,15 @@ def counted_commit(commit: Callable[..., Awaitable[R]]) -> Callable[..., Awaitab
         return result
 
     return wrapper
+
+
+# Cached like _rpc_child: command kinds, result codes and answerers are few.
+_command_child = functools.lru_cache(maxsize=None)(COMMANDS.labels)
+
+
+@functools.lru_cache(maxsize=None)
+def _answered_by(by: int) -> str:
+    return events_pb2.AnsweredBy.Name(by).removeprefix("ANSWERED_BY_")  # type: ignore[arg-type]
 
 
 def timed_publish(publish: Callable[..., Awaitable[R]]) -> Callable[..., Awaitable[R]]:
