@@ -30,7 +30,6 @@ from frontier.engine.state import State
 from frontier.v1 import types_pb2
 from frontier.wire.labels import legal_command_to_proto
 
-
 WIRE_KEPT = 4096
 
 

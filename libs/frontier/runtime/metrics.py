@@ -146,7 +146,7 @@ class RpcMetrics(grpc.aio.ServerInterceptor):
 
 # The histogram's child per (method, code): prometheus-client's labels() validates and locks
 # on every call.  Bounded: only methods some service registered reach it, and 17 codes.
-_rpc_child = functools.lru_cache(maxsize=None)(RPC_SECONDS.labels)
+_rpc_child = functools.cache(RPC_SECONDS.labels)
 
 
 @contextlib.contextmanager
@@ -215,10 +215,10 @@ def counted_commit(commit: Callable[..., Awaitable[R]]) -> Callable[..., Awaitab
 
 
 # Cached like _rpc_child: command kinds, result codes and answerers are few.
-_command_child = functools.lru_cache(maxsize=None)(COMMANDS.labels)
+_command_child = functools.cache(COMMANDS.labels)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _answered_by(by: int) -> str:
     return events_pb2.AnsweredBy.Name(by).removeprefix("ANSWERED_BY_")  # type: ignore[arg-type]
 
