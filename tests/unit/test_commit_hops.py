@@ -11,6 +11,7 @@ decide request tells the service that its command was checked against the legal 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import Counter
 from typing import Any
 
@@ -79,6 +80,7 @@ class _Bus:
 
     def __init__(self) -> None:
         self.batches: list[events_pb2.EventBatch] = []
+        self.notices: list[dict[str, Any]] = []
         self.nc = self
 
     async def publish_batch(self, batch: events_pb2.EventBatch, expected_last_seq: int) -> int:
@@ -90,17 +92,24 @@ class _Bus:
         pass
 
     async def publish(self, subject: str, payload: bytes) -> None:
-        pass
+        self.notices.append(json.loads(payload))  # the turn notice is JSON
 
 
-def _play(lineup: str, seed: int) -> tuple[_Clients, list[Event], list[Event], int]:
+def _play(
+    lineup: str, seed: int
+) -> tuple[_Clients, list[Event], list[Event], int, list[dict[str, Any]]]:
     """One match through the commit path; its events, the engine's events for the same
     commands, and how many commands a turn-order decide ended with steps left to run."""
     config = make_config(seed=seed, lineup=lineup)
     hosted = HostedMatch("m-hops", config, initial_state(config), 0, {}, {})
     clients = _Clients(hosted)
-    bus: Any = _Bus()
-    commits = CommitPath(bus, clients, snapshot_every=10_000, on_conflict=lambda h: None)  # type: ignore[arg-type]
+    bus = _Bus()
+    commits = CommitPath(
+        bus,  # type: ignore[arg-type]
+        clients,  # type: ignore[arg-type]
+        snapshot_every=10_000,
+        on_conflict=lambda h: None,
+    )
     engine = initial_state(config)
     expected: list[Event] = []
     chooser = seed_state(seed)
@@ -126,7 +135,7 @@ def _play(lineup: str, seed: int) -> tuple[_Clients, list[Event], list[Event], i
 
     folded = asyncio.run(run())
     got = [hosted.history[s] for s in sorted(hosted.history)]
-    return clients, got, expected, folded
+    return clients, got, expected, folded, bus.notices
 
 
 def _bare(hosted: HostedMatch) -> domain_pb2.DomainContext:
@@ -135,11 +144,15 @@ def _bare(hosted: HostedMatch) -> domain_pb2.DomainContext:
 
 @pytest.mark.parametrize("lineup", ["A=marquise;B=marquise", R2_DEFAULT_LINEUP])
 def test_a_match_needs_no_advance_after_a_turn_order_command(lineup: str) -> None:
-    clients, got, expected, folded = _play(lineup, seed=3)
+    clients, got, expected, folded, notices = _play(lineup, seed=3)
     assert got == expected  # the same events as the engine in one process
     assert clients.after_turn_order == []
     assert folded > 0  # turn-order commands that did leave steps to run: each saved a call
     assert clients.unchecked == 0
     assert clients.calls["advance"] > 0  # other domains' commands still advance apart
+    # one turn notice per command, the last one saying that nobody is to act any more
+    assert len(notices) == sum(clients.calls[k] for k in clients.calls if k.startswith("decide"))
+    assert notices[-1] == {"version": len(got), "to_act": "", "deadline_unix_ms": 0}
+    assert {n["to_act"] for n in notices[:-1]} <= {s.value for s in Seat}
     limit = any(e.kind is EventKind.ROUND_LIMIT_REACHED for e in got)
     assert clients.calls["evaluate"] == int(limit)  # scoring only at the round limit

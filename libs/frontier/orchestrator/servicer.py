@@ -314,7 +314,9 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             request.legal_id,
         )
         hosted = await self.core.get(request.match_id)
-        viewer = self.core.viewer_for(hosted, request.seat_token)
+        # the seat the token acts for (submit checked it), whose view the reply shows: a seat
+        # token is never the host's, so viewer_for's host check is not needed
+        viewer = self.core.seat_for(hosted, request.seat_token)
         version = accepted.events[-1][0] if accepted.events else hosted.state.version
         return match_pb2.SubmitCommandResponse(
             version=version,
