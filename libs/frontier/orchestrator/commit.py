@@ -3,9 +3,11 @@
 For each accepted command, in this order, under the match's lock:
   1. the command is checked against the seat's legal commands at the match's version (kept
      per version: see legal_cache), so a bad command never reaches a domain service;
-  2. the owning domain service decides the command's events;
-  3. the turn-order service advances steps/turns/rounds on top of them -- unless the engine's
-     ``at_rest`` says there is nothing to advance, as after most commands (see _decide);
+  2. the owning domain service decides the command's events (told that step 1 checked the
+     command, so it does not list the legal commands again: DomainContext.legal_checked);
+  3. the turn-order service advances steps/turns/rounds on top of them -- in the same call
+     when the command is turn-order's own, and not at all when the engine's ``at_rest``
+     says there is nothing to advance, as after most commands (see _decide);
   4. the scoring service ends the match at the round limit (R30);
   5. the events, folded into a copy of the state as they came (a last consistency check), are
      published as ONE JetStream message with the expected last subject sequence (single
