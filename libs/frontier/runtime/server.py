@@ -20,6 +20,7 @@ from grpc_reflection.v1alpha import reflection
 
 from . import memtrace
 from .guard import MAX_REQUEST_BYTES, RequestGuard
+from .handler_cache import HandlerCache
 from .metrics import RpcMetrics, serve_metrics
 from .settings import ServiceSettings
 from .telemetry import grpc_server_interceptors
@@ -50,13 +51,16 @@ async def serve(
     not hold the shutdown for the whole grace period."""
     memtrace.install(name, asyncio.get_running_loop())  # FRONTIER_TRACEMALLOC only
     metrics_port = settings.metrics_listen_port(name)
-    interceptors: list[grpc.aio.ServerInterceptor] = list(grpc_server_interceptors())
+    per_method: list[grpc.aio.ServerInterceptor] = []  # handlers that depend on the method only
     if metrics_port:
-        interceptors.append(RpcMetrics())
+        per_method.append(RpcMetrics())
     options = server_options(settings)
     if public:
-        interceptors.append(RequestGuard(service_names))
+        per_method.append(RequestGuard(service_names))
         options.append(("grpc.max_receive_message_length", MAX_REQUEST_BYTES))
+    interceptors: list[grpc.aio.ServerInterceptor] = list(grpc_server_interceptors())
+    if per_method:
+        interceptors.append(HandlerCache(per_method))
     server = grpc.aio.server(interceptors=interceptors, options=options)
     register(server)
     health_servicer = health.aio.HealthServicer()
