@@ -112,6 +112,7 @@ def _play(
     )
     engine = initial_state(config)
     expected: list[Event] = []
+    got: list[Event] = []  # as committed (the hosted match keeps only its latest events)
     chooser = seed_state(seed)
 
     async def run() -> int:
@@ -130,11 +131,11 @@ def _play(
                 )
                 saved += len(alone.events) < len(events)
             async with hosted.lock:
-                await commits.commit(hosted, Seat(seat), cmd, "", SEAT)
+                numbered = await commits.commit(hosted, Seat(seat), cmd, "", SEAT)
+            got.extend(event for _, event in numbered.events)
         return saved
 
     folded = asyncio.run(run())
-    got = [hosted.history[s] for s in sorted(hosted.history)]
     return clients, got, expected, folded, bus.notices
 
 
