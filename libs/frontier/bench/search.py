@@ -39,9 +39,9 @@ from frontier.engine import (
     legal_commands,
     make_config,
 )
+from frontier.engine import to_act as actor_of
 from frontier.engine.cards import card
 from frontier.engine.contraband import printed_item_vp
-from frontier.engine import to_act as actor_of
 from frontier.engine.lineup import R2_DEFAULT_LINEUP
 from frontier.engine.model import Item
 from frontier.play.match_runner import bot_seed

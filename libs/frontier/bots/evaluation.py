@@ -13,9 +13,10 @@ out to the end.  The judgement knows the variant:
   the fewer steps its carrier still has to go to a Border Bridge onto the home map
   (:func:`steps_home`): the search's horizon is one turn, and this gradient is what leads a
   carrier home over several turns; an own dropped item is worth less (the rival may seize
-  it), and a rival item dropped on the team's home map is a point to seize.  A Vagabond's Satchel is safer than a warrior (the pawn is never removed, R20): its
-  contraband is worth more at the same distance (:func:`satchel_share`).  In the last round
-  an item still abroad is worth almost nothing (:func:`transit_time`): it will not get home;
+  it), and a rival item dropped on the team's home map is a point to seize.  A Vagabond's
+  Satchel is safer than a warrior (the pawn is never removed, R20): its contraband is worth
+  more at the same distance (:func:`satchel_share`).  In the last round an item still
+  abroad is worth almost nothing (:func:`transit_time`): it will not get home;
 * **the two item stocks** (R10, R16; :mod:`frontier.bots.supply`): the last items of a kind
   in a team's home stock, and crafting pieces on the rival map while its stock holds what
   the home stock has run out of: the reason to craft on the rival map at all;
