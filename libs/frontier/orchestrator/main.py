@@ -36,6 +36,7 @@ async def run(
         name="frontier-orchestrator",
         replicas=settings.nats_replicas,
         timeout_s=settings.call_timeout_s,
+        startup_wait_s=settings.nats_startup_wait_s,
         max_age_s=settings.stream_max_age_s,
     )
     clients = DomainClients(settings)

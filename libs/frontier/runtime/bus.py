@@ -25,12 +25,15 @@ remaining batches and snapshot follow within the match's own duration.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
 import nats
+import nats.errors
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.js.api import DeliverPolicy, StorageType, StreamConfig
@@ -41,6 +44,7 @@ from nats.js.errors import (
     KeyNotFoundError,
     KeyWrongLastSequenceError,
     NotFoundError,
+    ServiceUnavailableError,
 )
 from nats.js.kv import KeyValue
 
@@ -60,6 +64,13 @@ LEASES_BUCKET = "frontier-leases"
 STANDING_BUCKET = "frontier-standing"
 DUPLICATE_WINDOW_S = 120.0  # how long a retried publish is recognised (JetStream's default)
 WRONG_LAST_SEQUENCE = 10071  # JetStream error code: expected last subject sequence mismatch
+# what JetStream answers (or fails to) while it is still starting: a new cluster has no meta
+# leader for a few seconds, and a node just restarted is still catching up
+JETSTREAM_NOT_READY = (
+    nats.errors.TimeoutError,
+    nats.errors.NoRespondersError,
+    ServiceUnavailableError,
+)
 
 
 def servers_of(url: str) -> list[str]:
@@ -119,11 +130,14 @@ class Bus:
         timeout_s: float = 5.0,
         replicas: int = 1,
         max_age_s: float | None = None,
+        startup_wait_s: float = 60.0,
     ) -> Bus:
         """Connect (reconnecting for ever after a loss); every JetStream and KV request
-        then waits at most ``timeout_s`` for its answer.  ``url`` may list several servers
-        of one cluster, comma-separated: the client starts with any that answers and learns
-        the others from the cluster.  ``max_age_s`` is the retention (see the module)."""
+        then waits at most ``timeout_s`` for its answer, and the stream and buckets are made
+        ready within ``startup_wait_s`` (see :meth:`ensure_when_ready`).  ``url`` may list
+        several servers of one cluster, comma-separated: the client starts with any that
+        answers and learns the others from the cluster.  ``max_age_s`` is the retention (see
+        the module)."""
         nc = await nats.connect(
             servers_of(url),
             name=name or "frontier",
@@ -132,8 +146,39 @@ class Bus:
             connect_timeout=5,
         )
         bus = cls(nc, nc.jetstream(timeout=timeout_s), stream, replicas, max_age_s)
-        await bus.ensure()
+        try:
+            await bus.ensure_when_ready(startup_wait_s)
+        except BaseException:
+            await nc.close()
+            raise
         return bus
+
+    async def ensure_when_ready(self, wait_s: float) -> None:
+        """:meth:`ensure`, retried while JetStream is not answering yet, for ``wait_s`` at most.
+
+        Why: services start alongside NATS (compose, Kubernetes), and a JetStream cluster
+        answers its API only once it has elected a meta leader, seconds after its nodes are
+        up and pass their health checks.  A service that gave up at the first timeout would
+        exit and fail the whole deployment's start.  Anything else (a configuration the
+        cluster cannot hold, a refused request) is not a matter of waiting and is raised at
+        once; so is the last "not ready" once ``wait_s`` has passed."""
+        deadline = time.monotonic() + wait_s
+        delay = 0.25
+        while True:
+            try:
+                await self.ensure()
+                return
+            except JETSTREAM_NOT_READY as exc:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise RuntimeError(
+                        f"JetStream did not answer within {wait_s:g} s "
+                        f"({type(exc).__name__}); is it enabled and does the cluster have "
+                        "a leader?"
+                    ) from exc
+                log.warning("JetStream not ready (%s); retrying", type(exc).__name__)
+                await asyncio.sleep(min(delay, left))
+                delay = min(delay * 2, 2.0)
 
     async def ensure(self) -> None:
         """Create the stream and buckets if missing (idempotent; every service may call it)."""

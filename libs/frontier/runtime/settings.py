@@ -93,6 +93,13 @@ class ServiceSettings(TlsSettings):
         "this long after they were written (0: kept for ever); every service must agree",
     )
     call_timeout_s: float = Field(default=5.0, gt=0, le=120, description="gRPC call deadline")
+    nats_startup_wait_s: float = Field(
+        default=60.0,
+        gt=0,
+        le=600,
+        description="how long a starting service waits for JetStream to answer (a new "
+        "cluster elects its leader seconds after its nodes are up) before it gives up",
+    )
     catch_up_wait_s: float = Field(
         default=0.05, ge=0, le=5, description="how long a lagging projection waits for NATS"
     )
