@@ -7,7 +7,7 @@ import json
 import pytest
 
 from frontier.bench import search as search_bench
-from frontier.engine import Event, EventKind
+from frontier.engine import Command, CommandKind, Event, EventKind, Seat
 from frontier.engine.cards import catalog
 
 MIRROR = "A=marquise;B=marquise"
@@ -62,4 +62,17 @@ def test_craft_tally_tells_home_crafts_from_contraband_and_its_fate() -> None:
         "rival_craft_vp": coins.vp,
         "validated_vp": 3,
         "seized": 1,
+        "rival_craft_options": 0,
+        "rival_only_options": 0,
     }
+
+
+def test_option_tally_counts_decisions_that_offer_a_craft_abroad() -> None:
+    coins = next(c for c in catalog().values() if c.item is not None and c.item.value == "coins")
+    home = Command(CommandKind.CRAFT, Seat.A1, cards=(coins.id,), clearings=("autumn.fox",))
+    abroad = Command(CommandKind.CRAFT, Seat.A1, to="winter.mound", cards=(coins.id,))
+    end = Command(CommandKind.END_PHASE, Seat.A1)
+    tally = dict.fromkeys(search_bench.CRAFT_KEYS, 0)
+    for legal in ([end], [end, home], [end, home, abroad], [end, abroad]):
+        search_bench.option_tally(legal, tally)
+    assert tally["rival_craft_options"] == 2 and tally["rival_only_options"] == 1

@@ -12,7 +12,9 @@ bot need other numbers, measured here in-process on one core per job:
 * in both modes, the economics of crafting abroad (:func:`craft_tally`): item crafts at
   home and on the rival map (R16) with their printed points, and what became of the
   contraband (points validated at home, items seized by the rival), so the printed points a
-  rival-map craft really brings home can be set against a home craft's.
+  rival-map craft really brings home can be set against a home craft's, and how many
+  decisions offered a craft abroad at all (``rival_craft_options``; ``rival_only_options``
+  when no item craft at home was legal).
 
 Run it with ``python bench/search_bot.py selfplay --matches 10`` (see ``--help``).
 """
@@ -31,6 +33,8 @@ from typing import Any
 
 from frontier.bots import Bot, SearchBot, make_bot
 from frontier.engine import (
+    Command,
+    CommandKind,
     Event,
     EventKind,
     Seat,
@@ -60,7 +64,19 @@ CRAFT_KEYS = (
     "rival_craft_vp",
     "validated_vp",
     "seized",
+    "rival_craft_options",
+    "rival_only_options",
 )
+
+
+def option_tally(legal: Sequence[Command], tally: dict[str, int]) -> None:
+    """Count a decision where an item craft on the rival map is legal (R16), and whether a
+    home craft of an item is legal too: how often crafting abroad is even possible."""
+    crafts = [c for c in legal if c.kind is CommandKind.CRAFT and card(c.cards[0]).item]
+    if any(c.to for c in crafts):
+        tally["rival_craft_options"] += 1
+        if all(c.to for c in crafts):
+            tally["rival_only_options"] += 1
 
 
 def craft_tally(events: Sequence[Event], tally: dict[str, int]) -> None:
@@ -94,6 +110,7 @@ def play_one(
     while (actor := actor_of(state)) is not None:
         legal = legal_commands(state, actor)
         bot = bots[actor]
+        option_tally(legal, crafts)
         started = time.process_time()  # CPU time: one core, whatever else the machine runs
         cmd = bot.choose(state, actor, legal)
         if isinstance(bot, SearchBot) and len(legal) > 1:
