@@ -8,8 +8,8 @@ the *supply*:
 * **Each map has its own stock** (R10: 12 items, one coin pair, one crossbow, one hammer...)
   while the one shared deck holds more cards of almost every item (4 bag cards for 2 bags, 3
   coins cards for 2 coins, 2 crossbows for 1).  Measured in search self-play, a team crafts
-  about 8 of its 12 home items in 6 rounds, and the team with the Eyrie empties items of its
-  home stock in most matches.  The *last* item of a kind in a team's home stock is therefore
+  5 to 8 of its 12 home items in 6 rounds, and the team with the Eyrie runs out of some item
+  of its home stock in most matches.  The *last* item of a kind in a team's home stock is therefore
   worth something to that team: once it is gone, every card of that item it draws can be
   crafted only on the rival map.  :func:`stock_value` counts it (and, less, the one before
   it), so a home craft of the last coins costs a little of the team's future, and a craft
