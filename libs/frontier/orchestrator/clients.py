@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from frontier.engine.domains import Domain
-from frontier.engine.model import Command, Event
+from frontier.engine.model import Event
 from frontier.runtime.settings import OrchestratorSettings
 from frontier.runtime.telemetry import grpc_client_interceptors
 from frontier.runtime.tls import aio_channel
@@ -24,7 +24,7 @@ from frontier.v1 import (
     turn_order_pb2_grpc,
     types_pb2,
 )
-from frontier.wire.convert import command_to_proto, event_from_proto
+from frontier.wire.convert import event_from_proto
 
 
 class DomainClients:
@@ -71,12 +71,16 @@ class DomainClients:
         for channel in self.channels.values():
             await channel.close()
 
-    async def decide(self, domain: Domain, ctx: domain_pb2.DomainContext, cmd: Command) -> Answer:
-        """The owning domain's events for one command."""
+    async def decide(
+        self, domain: Domain, ctx: domain_pb2.DomainContext, cmd: types_pb2.Command
+    ) -> Answer:
+        """The owning domain's events for one command; turn-order's include the advance
+        after it (DecideTurnCommandRequest.advance: one round trip instead of two)."""
         call, request_type = self._decide_rpc[domain]
-        reply = await call(
-            request_type(context=ctx, command=command_to_proto(cmd)), timeout=self.timeout
-        )
+        request = request_type(context=ctx, command=cmd)
+        if domain is Domain.TURN_ORDER:
+            request.advance = True
+        reply = await call(request, timeout=self.timeout)
         return answer(reply.result)
 
     async def advance(self, ctx: domain_pb2.DomainContext) -> Answer:

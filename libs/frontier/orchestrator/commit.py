@@ -3,9 +3,11 @@
 For each accepted command, in this order, under the match's lock:
   1. the command is checked against the seat's legal commands at the match's version (kept
      per version: see legal_cache), so a bad command never reaches a domain service;
-  2. the owning domain service decides the command's events;
-  3. the turn-order service advances steps/turns/rounds on top of them -- unless the engine's
-     ``at_rest`` says there is nothing to advance, as after most commands (see _decide);
+  2. the owning domain service decides the command's events (told that step 1 checked the
+     command, so it does not list the legal commands again: DomainContext.legal_checked);
+  3. the turn-order service advances steps/turns/rounds on top of them -- in the same call
+     when the command is turn-order's own, and not at all when the engine's ``at_rest``
+     says there is nothing to advance, as after most commands (see _decide);
   4. the scoring service ends the match at the round limit (R30);
   5. the events, folded into a copy of the state as they came (a last consistency check), are
      published as ONE JetStream message with the expected last subject sequence (single
@@ -27,7 +29,6 @@ so timeouts and takeovers are committed, replayed and recovered like any other c
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -52,7 +53,7 @@ from frontier.wire.convert import command_to_proto, enum_to_proto
 
 from . import referee
 from .clients import DomainClients
-from .hosted import HostedMatch, unix_ms
+from .hosted import Committed, HostedMatch, unix_ms
 from .referee import AnsweredBy
 
 log = logging.getLogger("frontier.orchestrator")
@@ -131,7 +132,7 @@ class CommitPath:
     @counted_commit
     async def commit(
         self, hosted: HostedMatch, seat: Seat, cmd: Command, command_id: str, by: AnsweredBy
-    ) -> list[tuple[int, Event]]:
+    ) -> Committed:
         """Steps 1-5 of the module docstring for one resolved command; the caller holds the
         match's lock and has checked the version and the seat."""
         state = hosted.state
@@ -139,7 +140,8 @@ class CommitPath:
         if not legal.contains(cmd):
             check(state, cmd, legal.commands)  # raises, saying why not
             raise AssertionError(f"check() accepted {cmd.key()}, not in the legal list")
-        events, wire, new_state, next_legal = await self._decide(hosted, cmd)
+        wire_cmd = command_to_proto(cmd)  # once: the domain's request and the batch
+        events, wire, new_state, next_legal = await self._decide(hosted, cmd, wire_cmd)
         elapsed_ms = int((time.monotonic() - hosted.opened_at) * 1000)
         record, clock_after = referee.settle(
             hosted.clock, hosted.clock_of(seat), str(state.version), by, elapsed_ms
@@ -154,7 +156,7 @@ class CommitPath:
             ],
             command_id=command_id,
             seat=types_pb2.Seat.ValueType(enum_to_proto(seat)),
-            command=command_to_proto(cmd),
+            command=wire_cmd,
             decision=record,
         )
         with span("nats.publish events"):
@@ -163,10 +165,11 @@ class CommitPath:
         if next_legal is not None and new_state.turn_seat is not None:
             hosted.legal_cache.seed(new_state, new_state.turn_seat, next_legal)
         hosted.stream_seq = stream_seq
+        envelopes = list(batch.envelopes)
         if new_state.over:
             hosted.tails.forget()
         else:
-            hosted.tails.committed(list(batch.envelopes))
+            hosted.tails.committed(envelopes)
         for s, e in numbered:
             hosted.history[s] = e
         hosted.records[first] = (seat, record)
@@ -188,7 +191,7 @@ class CommitPath:
         for session in list(hosted.sessions.values()):
             session.on_commit(seat, cmd, record)
         await self._announce_turn(hosted, to_act(new_state))
-        return numbered
+        return Committed(numbered, envelopes)
 
     async def abandon(self, hosted: HostedMatch, reason: str) -> None:
         """End the match unplayed: one batch with ``abandoned`` set and no events (the
@@ -273,7 +276,7 @@ class CommitPath:
             task.exception()  # retrieved: the caller (if still waiting) raised it already
 
     async def _decide(
-        self, hosted: HostedMatch, cmd: Command
+        self, hosted: HostedMatch, cmd: Command, wire_cmd: types_pb2.Command
     ) -> tuple[list[Event], list[types_pb2.Event], State, list[Command] | None]:
         """Steps 2-4: the command's events (and as protobuf), the state they lead to (a new
         object; the match's state is not touched; each step's events are folded as they
@@ -281,26 +284,32 @@ class CommitPath:
         they were listed on the way, the legal commands of that state's turn seat."""
         state = hosted.state
         domain = owner(state, cmd)
-        decided = await self.clients.decide(domain, _context(hosted, domain, []), cmd)
+        context = _context(hosted, domain, [])
+        context.legal_checked = True  # step 1 did, at this version (see DomainContext)
+        decided = await self.clients.decide(domain, context, wire_cmd)
         hosted.tails.heard(domain, decided.replica, state.version)
         events, wire = decided.events, decided.wire
         new_state = state.clone()
         fold(new_state, events)
-        rest, commands = at_rest(new_state)
-        if rest:
-            # Nothing to advance (most commands: the seat still has choices in its step, or
-            # a decision is open), so the turn-order round trip would return no events.  The
-            # commands listed to find that out are the next legal list: keep them.
-            return events, wire, new_state, commands
-        advanced = await self.clients.advance(_context(hosted, Domain.TURN_ORDER, wire))
-        hosted.tails.heard(Domain.TURN_ORDER, advanced.replica, state.version)
-        fold(new_state, advanced.events)
-        events, wire = [*events, *advanced.events], [*wire, *advanced.wire]
-        if not any(e.kind is EventKind.ROUND_LIMIT_REACHED for e in advanced.events):
-            # Scoring's verdict only ever follows the round limit (the 90-point win is
-            # checked as points are scored, inside whichever domain scores them), so the
-            # scoring hop is skipped on every other command: one round trip less.
-            return events, wire, new_state, None
+        # A turn-order command came back advanced already (see DomainClients.decide); any
+        # other may leave the match with steps to run.
+        if not _round_limit(events):
+            rest, commands = at_rest(new_state)
+            if rest:
+                # Nothing to advance (most commands: the seat still has choices in its step,
+                # or a decision is open, or turn-order advanced), so the turn-order round
+                # trip would return no events.  The commands listed to find that out are the
+                # next legal list: keep them.
+                return events, wire, new_state, commands
+            advanced = await self.clients.advance(_context(hosted, Domain.TURN_ORDER, wire))
+            hosted.tails.heard(Domain.TURN_ORDER, advanced.replica, state.version)
+            fold(new_state, advanced.events)
+            events, wire = [*events, *advanced.events], [*wire, *advanced.wire]
+            if not _round_limit(advanced.events):
+                # Scoring's verdict only ever follows the round limit (the 90-point win is
+                # checked as points are scored, inside whichever domain scores them), so the
+                # scoring hop is skipped on every other command: one round trip less.
+                return events, wire, new_state, None
         finished = await self.clients.evaluate(_context(hosted, Domain.SCORING, wire))
         hosted.tails.heard(Domain.SCORING, finished.replica, state.version)
         fold(new_state, finished.events)
@@ -326,12 +335,12 @@ class CommitPath:
     async def _announce_turn(self, hosted: HostedMatch, actor: Seat | None) -> None:
         """Core NATS, fire and forget: publishing only appends to the client's buffer, so it
         is awaited in line rather than given a task of its own."""
-        notice = json.dumps(
-            {
-                "version": hosted.state.version,
-                "to_act": actor.value if actor else "",
-                "deadline_unix_ms": hosted.deadline_unix_ms(actor) if actor else 0,
-            }
+        # Spelled out rather than json.dumps: the values are two integers and a seat name
+        # (letters and digits), and this runs after every command.
+        seat, deadline = (actor.value, hosted.deadline_unix_ms(actor)) if actor else ("", 0)
+        notice = (
+            f'{{"version": {hosted.state.version}, "to_act": "{seat}", '
+            f'"deadline_unix_ms": {deadline}}}'
         )
         try:
             await self.bus.nc.publish(turn_subject(hosted.match_id), notice.encode())
@@ -344,6 +353,11 @@ class CommitPath:
             write.cancel()
         for task in list(self._background):
             await task
+
+
+def _round_limit(events: list[Event]) -> bool:
+    """Whether ``events`` reach the round limit (R30), after which scoring ends the match."""
+    return any(e.kind is EventKind.ROUND_LIMIT_REACHED for e in events)
 
 
 def _context(

@@ -90,9 +90,13 @@ class Orchestrator(Seating):
                 )
             check_not_taken_over(hosted, seat)
             cmd = resolve(hosted, seat, command, legal_id)
-            numbered = await self.commits.commit(hosted, seat, cmd, command_id, referee.SEAT)
+            committed = await self.commits.commit(hosted, seat, cmd, command_id, referee.SEAT)
             accepted = Accepted(
-                numbered, to_act(hosted.state), hosted.state.winner, _next_legal(hosted, seat)
+                committed.events,
+                to_act(hosted.state),
+                hosted.state.winner,
+                _next_legal(hosted, seat),
+                committed.envelopes,
             )
             if command_id:
                 hosted.latest[seat] = (command_id, accepted)

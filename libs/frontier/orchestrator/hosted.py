@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -190,6 +190,17 @@ class Accepted:
     winner: str
     # the seat's next legal commands when it is still its turn after the command
     next_legal: list[types_pb2.LegalCommand] = field(default_factory=list)
+    # the events as committed (protobuf), when this orchestrator committed them: the reply
+    # reuses each one the seat may see as it is, instead of converting the event again
+    envelopes: Sequence[events_pb2.EventEnvelope] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """One command's committed events: numbered, and as the batch published them."""
+
+    events: list[tuple[int, Event]]  # (seq, event)
+    envelopes: Sequence[events_pb2.EventEnvelope]  # the same, in the same order
 
 
 class NotOwner(Exception):

@@ -25,7 +25,7 @@ from frontier.wire.convert import (
 from frontier.wire.view import view_to_proto
 
 from .core import Orchestrator
-from .hosted import HostedMatch, NotOwner, seat_statuses, valid_id
+from .hosted import Accepted, HostedMatch, NotOwner, seat_statuses, valid_id
 from .match_info import game_data_response, match_info_response
 from .peers import FORWARDED, Peers, refuse_second_hop
 from .referee import ClockConfig, InvalidClock
@@ -126,6 +126,27 @@ def view_message(hosted: HostedMatch, viewer: Seat | None) -> types_pb2.View:
     message = view_to_proto(view(hosted.state, viewer))
     message.seed_fixed = hosted.seed_fixed
     return message
+
+
+def reply_envelopes(
+    match_id: str, hosted: HostedMatch, accepted: Accepted, viewer: Seat | None
+) -> list[events_pb2.EventEnvelope]:
+    """The accepted command's events as ``viewer`` may see them.  Each one the viewer sees
+    as it is reuses the envelope the batch published (when this orchestrator committed it):
+    converting events to protobuf was a noticeable part of every submit."""
+    committed = accepted.envelopes
+    out: list[events_pb2.EventEnvelope] = []
+    for i, (seq, event) in enumerate(accepted.events):
+        shown = event_for(hosted.state, event, viewer)
+        if shown is event and committed:
+            out.append(committed[i])
+        else:
+            out.append(
+                events_pb2.EventEnvelope(
+                    match_id=match_id, seq=seq, state_version=seq, event=event_to_proto(shown)
+                )
+            )
+    return out
 
 
 def routed(method: Callable[..., Awaitable[R]]) -> Callable[..., Awaitable[R]]:
@@ -293,20 +314,14 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             request.legal_id,
         )
         hosted = await self.core.get(request.match_id)
-        viewer = self.core.viewer_for(hosted, request.seat_token)
+        # the seat the token acts for (submit checked it), whose view the reply shows: a seat
+        # token is never the host's, so viewer_for's host check is not needed
+        viewer = self.core.seat_for(hosted, request.seat_token)
         version = accepted.events[-1][0] if accepted.events else hosted.state.version
         return match_pb2.SubmitCommandResponse(
             version=version,
             next_legal=accepted.next_legal,
-            events=[
-                events_pb2.EventEnvelope(
-                    match_id=request.match_id,
-                    seq=s,
-                    state_version=s,
-                    event=event_to_proto(event_for(hosted.state, e, viewer)),
-                )
-                for s, e in accepted.events
-            ],
+            events=reply_envelopes(request.match_id, hosted, accepted, viewer),
             to_act=_seat_proto(accepted.to_act),
             winner=accepted.winner,
         )

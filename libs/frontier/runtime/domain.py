@@ -79,8 +79,13 @@ class DomainCore:
         return state
 
     async def decide(
-        self, ctx_msg: domain_pb2.DomainContext, command: types_pb2.Command
+        self,
+        ctx_msg: domain_pb2.DomainContext,
+        command: types_pb2.Command,
+        then_advance: bool = False,
     ) -> domain_pb2.DomainEvents:
+        """The command's events; with ``then_advance`` (turn-order only), followed by what
+        advancing the match after it emits, in the same call (as AdvanceTurn would)."""
         state = await self.state_for(ctx_msg)
         cmd = command_from_proto(command)
         routed = owner(state, cmd)
@@ -90,9 +95,15 @@ class DomainCore:
                 f"{cmd.kind.value} belongs to the {routed.value} domain, not {self.domain.value}",
                 "ILLEGAL_COMMAND",
             )
-        check(state, cmd)
+        # legal_checked: the caller listed the seat's legal commands at this very version
+        # and found the command among them (the orchestrator does, from its cache), so
+        # listing them again here -- the dearest part of a decide call -- is skipped; the
+        # match, seat and turn are still checked.
+        check(state, cmd, [cmd] if ctx_msg.legal_checked else None)
         ctx = Ctx(state)
         apply_command(ctx, cmd)
+        if then_advance:
+            advance(ctx)
         return events_message(ctx.events, self.replica)
 
     async def legal(

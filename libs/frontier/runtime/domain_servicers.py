@@ -51,9 +51,14 @@ def command_servicer(domain: Domain, core: DomainCore) -> Any:
     decide_response = getattr(pb2, f"Decide{noun}CommandResponse")
     list_response = getattr(pb2, f"List{noun}CommandsResponse")
 
+    advances = domain is Domain.TURN_ORDER  # only DecideTurnCommandRequest has `advance`
+
     @grpc_errors
     async def decide(self: Any, request: Any, context: GrpcContext) -> Any:
-        return decide_response(result=await core.decide(request.context, request.command))
+        then_advance = advances and request.advance
+        return decide_response(
+            result=await core.decide(request.context, request.command, then_advance)
+        )
 
     @grpc_errors
     async def list_commands(self: Any, request: Any, context: GrpcContext) -> Any:

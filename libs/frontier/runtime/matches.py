@@ -7,6 +7,7 @@ read-only projections), so both rebuild a match exactly the same way.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from frontier.engine import Seat, evolve, initial_state, make_config, to_act
@@ -57,7 +58,14 @@ def note_record(
 
 def apply_batch(state: State, batch: events_pb2.EventBatch) -> None:
     """Fold one committed batch into ``state`` (skipping events it already holds)."""
-    for env in batch.envelopes:
+    apply_envelopes(state, batch.envelopes)
+
+
+def apply_envelopes(state: State, envelopes: Iterable[events_pb2.EventEnvelope]) -> None:
+    """Fold committed envelopes, in order, into ``state`` (skipping events it already
+    holds): a request's committed tail is folded as it came, with no batch built around
+    it (which would copy every envelope)."""
+    for env in envelopes:
         if env.seq <= state.version:
             continue
         if env.seq != state.version + 1:

@@ -39,7 +39,7 @@ from frontier.v1 import events_pb2
 
 from .bus import Bus
 from .errors import ServiceError, not_found
-from .matches import apply_batch, load_match
+from .matches import apply_batch, apply_envelopes, load_match
 from .metrics import CATCH_UPS
 
 log = logging.getLogger("frontier.projection")
@@ -138,7 +138,7 @@ class Projections:
         if tail and p.state.version < version and tail[0].seq <= p.state.version + 1:
             async with p.changed:
                 if tail[0].seq <= p.state.version + 1 <= tail[-1].seq:
-                    apply_batch(p.state, events_pb2.EventBatch(envelopes=tail))
+                    apply_envelopes(p.state, tail)
                     p.stream_seq = max(p.stream_seq, tail_stream_seq)
                 p.changed.notify_all()
         if p.state.version < version and self.wait_s > 0:

@@ -19,6 +19,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from .guard import MAX_REQUEST_BYTES, RequestGuard
+from .handler_cache import HandlerCache
 from .metrics import RpcMetrics, serve_metrics
 from .settings import ServiceSettings
 from .telemetry import grpc_server_interceptors
@@ -48,13 +49,16 @@ async def serve(
     with long-lived streams ends them there (clients reconnect elsewhere), so that they do
     not hold the shutdown for the whole grace period."""
     metrics_port = settings.metrics_listen_port(name)
-    interceptors: list[grpc.aio.ServerInterceptor] = list(grpc_server_interceptors())
+    per_method: list[grpc.aio.ServerInterceptor] = []  # handlers that depend on the method only
     if metrics_port:
-        interceptors.append(RpcMetrics())
+        per_method.append(RpcMetrics())
     options = server_options(settings)
     if public:
-        interceptors.append(RequestGuard(service_names))
+        per_method.append(RequestGuard(service_names))
         options.append(("grpc.max_receive_message_length", MAX_REQUEST_BYTES))
+    interceptors: list[grpc.aio.ServerInterceptor] = list(grpc_server_interceptors())
+    if per_method:
+        interceptors.append(HandlerCache(per_method))
     server = grpc.aio.server(interceptors=interceptors, options=options)
     register(server)
     health_servicer = health.aio.HealthServicer()
