@@ -7,6 +7,8 @@ import json
 import pytest
 
 from frontier.bench import search as search_bench
+from frontier.engine import Command, CommandKind, Event, EventKind, Seat
+from frontier.engine.cards import catalog
 
 MIRROR = "A=marquise;B=marquise"
 
@@ -22,6 +24,9 @@ def test_timing_and_selfplay_report_what_they_measured(capsys: pytest.CaptureFix
     assert summary["search_wins"] == (1 if versus["winner"] == "A" else 0)
     assert set(summary["faction_vp_mean"]) == {"marquise (A1)", "marquise (B1)"}
     assert summary["decision_ms"]["p50"] <= summary["decision_ms"]["max"]
+    assert summary["crafts"] == {
+        k: versus["crafts"][k] + selfplay["crafts"][k] for k in search_bench.CRAFT_KEYS
+    }
     assert (
         search_bench.main(["selfplay", "--lineup", MIRROR, "--matches", "1", "--iterations", "1"])
         == 0
@@ -35,3 +40,39 @@ def test_bad_arguments_are_refused() -> None:
         search_bench.main(["timing", "--matches", "0"])
     with pytest.raises(SystemExit):
         search_bench.main(["nonsense"])
+
+
+def test_craft_tally_tells_home_crafts_from_contraband_and_its_fate() -> None:
+    coins = next(c for c in catalog().values() if c.item is not None and c.item.value == "coins")
+    tally = dict.fromkeys(search_bench.CRAFT_KEYS, 0)
+    search_bench.craft_tally(
+        [
+            Event(EventKind.CARD_CRAFTED, seat="A1", cards=(coins.id,), piece="coins"),
+            Event(EventKind.CARD_CRAFTED, seat="B1", cards=(coins.id,), piece="coins", to="x"),
+            Event(EventKind.CONTRABAND_VALIDATED, seat="B1", piece="coins"),
+            Event(EventKind.CONTRABAND_SEIZED, seat="A1", piece="bag"),
+            Event(EventKind.CARD_CRAFTED, seat="A1", cards=(coins.id,)),  # no item: not counted
+        ],
+        tally,
+    )
+    assert tally == {
+        "home_crafts": 1,
+        "home_craft_vp": coins.vp,
+        "rival_crafts": 1,
+        "rival_craft_vp": coins.vp,
+        "validated_vp": 3,
+        "seized": 1,
+        "rival_craft_options": 0,
+        "rival_only_options": 0,
+    }
+
+
+def test_option_tally_counts_decisions_that_offer_a_craft_abroad() -> None:
+    coins = next(c for c in catalog().values() if c.item is not None and c.item.value == "coins")
+    home = Command(CommandKind.CRAFT, Seat.A1, cards=(coins.id,), clearings=("autumn.fox",))
+    abroad = Command(CommandKind.CRAFT, Seat.A1, to="winter.mound", cards=(coins.id,))
+    end = Command(CommandKind.END_PHASE, Seat.A1)
+    tally = dict.fromkeys(search_bench.CRAFT_KEYS, 0)
+    for legal in ([end], [end, home], [end, home, abroad], [end, abroad]):
+        search_bench.option_tally(legal, tally)
+    assert tally["rival_craft_options"] == 2 and tally["rival_only_options"] == 1

@@ -12,7 +12,7 @@ import pytest
 
 from frontier.bots import SearchBot, bot_names, make_bot
 from frontier.bots import search as search_module
-from frontier.bots.evaluation import carried_share, evaluate, horizon, steps_home
+from frontier.bots.evaluation import carried_share, evaluate, horizon, steps_home, transit_time
 from frontier.bots.sdk import STRATEGIES, Choice, Decision, SearchStrategy
 from frontier.bots.search import time_limit_ms
 from frontier.engine import (
@@ -211,3 +211,18 @@ def test_the_vagabonds_satchel_contraband_is_valued_by_the_pawns_way_home() -> N
     vs.items.pop()
     without = evaluate(state, team)
     assert values[0] > values[1] > without
+
+
+def test_contraband_left_abroad_in_the_last_round_is_worth_almost_nothing() -> None:
+    state = initial_state(make_config(seed=1, lineup=R2_DEFAULT_LINEUP))
+    state.carried["winter.mound"] = {Seat.A1: [DroppedItem(Item.COINS, Team.A, Seat.A1)]}
+    gains = []
+    for rnd in (state.options.max_rounds - 1, state.options.max_rounds):
+        state.round = rnd
+        with_item = evaluate(state, Team.A)
+        saved = state.carried.pop("winter.mound")
+        gains.append(with_item - evaluate(state, Team.A))
+        state.carried["winter.mound"] = saved
+    assert transit_time(state) < 1.0
+    assert gains[1] == pytest.approx(gains[0] * transit_time(state))
+    assert 0 < gains[1] < gains[0]

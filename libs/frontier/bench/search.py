@@ -8,7 +8,13 @@ bot need other numbers, measured here in-process on one core per job:
   max, next to its iteration budget;
 * ``selfplay``: the search bot on every seat: each faction's average contribution to its
   team's score (``SeatState.vp``, R32) and how often contraband is scored at home (a
-  ``contraband_validated`` event, R17/R20) per match.
+  ``contraband_validated`` event, R17/R20) per match;
+* in both modes, the economics of crafting abroad (:func:`craft_tally`): item crafts at
+  home and on the rival map (R16) with their printed points, and what became of the
+  contraband (points validated at home, items seized by the rival), so the printed points a
+  rival-map craft really brings home can be set against a home craft's, and how many
+  decisions offered a craft abroad at all (``rival_craft_options``; ``rival_only_options``
+  when no item craft at home was legal).
 
 Run it with ``python bench/search_bot.py selfplay --matches 10`` (see ``--help``).
 """
@@ -26,9 +32,22 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from frontier.bots import Bot, SearchBot, make_bot
-from frontier.engine import EventKind, Seat, execute, initial_state, legal_commands, make_config
+from frontier.engine import (
+    Command,
+    CommandKind,
+    Event,
+    EventKind,
+    Seat,
+    execute,
+    initial_state,
+    legal_commands,
+    make_config,
+)
 from frontier.engine import to_act as actor_of
+from frontier.engine.cards import card
+from frontier.engine.contraband import printed_item_vp
 from frontier.engine.lineup import R2_DEFAULT_LINEUP
+from frontier.engine.model import Item
 from frontier.play.match_runner import bot_seed
 
 
@@ -36,6 +55,42 @@ def _faction(state_seat: Any) -> str:
     if state_seat.character is not None:
         return f"{state_seat.faction.value}:{state_seat.character.value}"
     return str(state_seat.faction.value)
+
+
+CRAFT_KEYS = (
+    "home_crafts",
+    "home_craft_vp",
+    "rival_crafts",
+    "rival_craft_vp",
+    "validated_vp",
+    "seized",
+    "rival_craft_options",
+    "rival_only_options",
+)
+
+
+def option_tally(legal: Sequence[Command], tally: dict[str, int]) -> None:
+    """Count a decision where an item craft on the rival map is legal (R16), and whether a
+    home craft of an item is legal too: how often crafting abroad is even possible."""
+    crafts = [c for c in legal if c.kind is CommandKind.CRAFT and card(c.cards[0]).item]
+    if any(c.to for c in crafts):
+        tally["rival_craft_options"] += 1
+        if all(c.to for c in crafts):
+            tally["rival_only_options"] += 1
+
+
+def craft_tally(events: Sequence[Event], tally: dict[str, int]) -> None:
+    """Add ``events``' item crafts and contraband outcomes to ``tally`` (keys ``CRAFT_KEYS``;
+    points as printed, before the Eyrie's Disdain for Trade)."""
+    for e in events:
+        if e.kind is EventKind.CARD_CRAFTED and e.piece:
+            where = "rival" if e.to else "home"  # R16: ``to`` names where contraband went
+            tally[f"{where}_crafts"] += 1
+            tally[f"{where}_craft_vp"] += card(e.cards[0]).vp
+        elif e.kind is EventKind.CONTRABAND_VALIDATED:
+            tally["validated_vp"] += printed_item_vp()[Item(e.piece)]
+        elif e.kind is EventKind.CONTRABAND_SEIZED:
+            tally["seized"] += 1
 
 
 def play_one(
@@ -51,15 +106,18 @@ def play_one(
         bots[seat] = SearchBot(s, iterations=iterations) if own else make_bot(rival, s)
     times: list[float] = []
     validated = 0
+    crafts = dict.fromkeys(CRAFT_KEYS, 0)
     while (actor := actor_of(state)) is not None:
         legal = legal_commands(state, actor)
         bot = bots[actor]
+        option_tally(legal, crafts)
         started = time.process_time()  # CPU time: one core, whatever else the machine runs
         cmd = bot.choose(state, actor, legal)
         if isinstance(bot, SearchBot) and len(legal) > 1:
             times.append(time.process_time() - started)
         events = execute(state, cmd)
         validated += sum(1 for e in events if e.kind is EventKind.CONTRABAND_VALIDATED)
+        craft_tally(events, crafts)
     return {
         "seed": seed,
         "search_team": search_team,
@@ -67,6 +125,7 @@ def play_one(
         "scores": {t.value: n for t, n in state.scores.items()},
         "faction_vp": {f"{s.value}:{_faction(st)}": st.vp for s, st in state.seats.items()},
         "contraband_validated": validated,
+        "crafts": crafts,
         "decision_s": times,
     }
 
@@ -94,6 +153,7 @@ def summarize(results: list[dict[str, Any]], iterations: int) -> dict[str, Any]:
         "decisions": len(times),
         "faction_vp_mean": {k: round(statistics.mean(v), 2) for k, v in sorted(by_faction.items())},
         "matches_with_contraband_scored": sum(1 for r in results if r["contraband_validated"]),
+        "crafts": {k: sum(r["crafts"][k] for r in results) for k in CRAFT_KEYS},
     }
     if times:
         out["decision_ms"] = {

@@ -13,7 +13,13 @@ out to the end.  The judgement knows the variant:
   the fewer steps its carrier still has to go to a Border Bridge onto the home map
   (:func:`steps_home`): the search's horizon is one turn, and this gradient is what leads a
   carrier home over several turns; an own dropped item is worth less (the rival may seize
-  it), and a rival item dropped on the team's home map is a point to seize;
+  it), and a rival item dropped on the team's home map is a point to seize.  A Vagabond's
+  Satchel is safer than a warrior (the pawn is never removed, R20): its contraband is worth
+  more at the same distance (:func:`satchel_share`).  In the last round an item still
+  abroad is worth almost nothing (:func:`transit_time`): it will not get home;
+* **the two item stocks** (R10, R16; :mod:`frontier.bots.supply`): the last items of a kind
+  in a team's home stock, and crafting pieces on the rival map while its stock holds what
+  the home stock has run out of: the reason to craft on the rival map at all;
 * **the Border Bridges** (R6): holding a bridge clearing keeps the way home open;
 * the usual Root material: buildings (they score each turn), tokens, warriors, cards.
 
@@ -34,6 +40,8 @@ from frontier.engine.pieces import BUILDINGS, TOKENS, WARRIOR
 from frontier.engine.state import State
 from frontier.engine.vagabond_state import VagabondState
 
+from .supply import presence_value, stock_value
+
 WIN = 50.0  # a won match, on top of the final score difference
 BUILDING = 1.0  # a building on the map, at the start of the match
 TOKEN = 0.5
@@ -42,6 +50,10 @@ CARD = 0.35
 CARRIED_ON_BRIDGE = 0.8  # of an own contraband item's points, its carrier one step from home
 CARRIED_STEP = 0.1  # ... less for each further step to go
 CARRIED_MIN = 0.3  # ... but never less than this
+SATCHEL_ON_BRIDGE = 0.9  # the same for an item in the own Vagabond's Satchel (R20)...
+SATCHEL_STEP = 0.05
+SATCHEL_MIN = 0.6
+LAST_ROUND_TRANSIT = 0.1  # what is left of an item's value in transit in the last round
 DROPPED = 0.2  # of an own item's points, lying in a clearing
 SEIZABLE = 0.4  # a rival item on the own home map: 1 point to seize (R19)
 BRIDGE = 0.4  # holding a bridge clearing (more own warriors there than the rival's)
@@ -91,7 +103,8 @@ def evaluate(state: State, team: Team) -> float:
     for seat, st in state.seats.items():
         sign = 1.0 if TEAM_OF[seat] is team else -1.0
         material += sign * CARD * len(st.hand)
-    return value + h * (material + bridges) + _contraband(state, team)
+    supply = stock_value(state, team) + presence_value(state, team)
+    return value + h * (material + bridges + supply) + _contraband(state, team)
 
 
 @cache
@@ -124,10 +137,24 @@ def carried_share(team: Team, place: str) -> float:
     return max(CARRIED_MIN, CARRIED_ON_BRIDGE - CARRIED_STEP * steps)
 
 
+def satchel_share(team: Team, place: str) -> float:
+    """The share of an own item's points that it is worth in the own Vagabond's Satchel."""
+    steps = steps_home(team).get(place, 0)
+    return max(SATCHEL_MIN, SATCHEL_ON_BRIDGE - SATCHEL_STEP * steps)
+
+
+def transit_time(state: State) -> float:
+    """How much an item still on its way is worth for the time left: in full before the
+    last round; in the last round almost nothing, since a carrier left abroad when its turn
+    ends gets no other turn to cross home (the search sees a crossing within the turn)."""
+    return 1.0 if state.round < state.options.max_rounds else LAST_ROUND_TRANSIT
+
+
 def _contraband(state: State, team: Team) -> float:
     """Points on the way: own items carried or dropped, rival items to seize (R16-R21)."""
     vp = printed_item_vp()
     value = 0.0
+    time_left = transit_time(state)
     for cid, per_seat in state.carried.items():
         for seat, items in per_seat.items():
             for d in items:
@@ -135,19 +162,21 @@ def _contraband(state: State, team: Team) -> float:
                 if TEAM_OF[seat] is not d.team:
                     share = DROPPED  # a rival carries it: it drops when that carrier falls
                 sign = 1.0 if d.team is team else -1.0
-                value += sign * share * vp[d.item]
+                value += sign * time_left * share * vp[d.item]
     for seat, st in state.seats.items():  # a Vagabond's own contraband in its Satchel (R20)
         if isinstance(st.extra, VagabondState):
             own = TEAM_OF[seat]
             sign = 1.0 if own is team else -1.0
-            share = carried_share(own, st.extra.location)
-            value += sign * share * sum(vp[i.item] for i in st.extra.items if i.contraband)
+            share = satchel_share(own, st.extra.location)
+            value += (
+                sign * time_left * share * sum(vp[i.item] for i in st.extra.items if i.contraband)
+            )
     home = HOME_MAP
     b = board()
     for cid, items in state.dropped.items():
         for d in items:
             sign = 1.0 if d.team is team else -1.0
-            value += sign * DROPPED * vp[d.item]
+            value += sign * time_left * DROPPED * vp[d.item]
             seizer = other_team(d.team)
             if b.map_of(cid) == home[seizer]:
                 value += SEIZABLE if seizer is team else -SEIZABLE
