@@ -10,6 +10,7 @@ import grpc
 import pytest
 
 from frontier.ops.stack import Stack, StackConfig
+from frontier.runtime.errors import reason_in
 from frontier.v1 import match_pb2, match_pb2_grpc
 
 from .client import Match
@@ -43,14 +44,27 @@ def test_finished_match_is_unloaded_then_served_again_from_nats(tmp_path: Path) 
         assert after == before
         again = list(stub.WatchEvents(match_pb2.WatchEventsRequest(match_id=match.match_id)))
         assert again == events
-        # the command ids came back too: a retried command gets its first answer
-        seat, legal_id = match.sent[0]  # a retry: the same seat, id and command
-        retry = stub.SubmitCommand(
-            match_pb2.SubmitCommandRequest(
+        # the command ids came back too: the retry of a seat's latest command gets its first
+        # answer; an older one is refused as any command in an ended match, and applied to
+        # nothing (an ended match keeps only each seat's latest id: README, "Retrying")
+        seat = match.sent[0][0]
+        mine = [i for i, (s, _) in enumerate(match.sent) if s == seat]
+        assert len(mine) >= 2, "seed 4 gives the first seat several commands"
+
+        def resend(i: int) -> match_pb2.SubmitCommandResponse:
+            request = match_pb2.SubmitCommandRequest(
                 match_id=match.match_id,
                 seat_token=match.tokens[seat],
-                command_id=match.submitted[0],
-                legal_id=legal_id,
+                command_id=match.submitted[i],
+                legal_id=match.sent[i][1],
             )
-        )
-        assert retry.version > 0
+            response: match_pb2.SubmitCommandResponse = stub.SubmitCommand(request)
+            return response
+
+        latest = resend(mine[-1])
+        assert 0 < latest.version <= before.version
+        with pytest.raises(grpc.RpcError) as older:
+            resend(mine[0])
+        assert older.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        assert reason_in(older.value.trailing_metadata()) == "MATCH_OVER"
+        assert stub.GetView(match_pb2.GetViewRequest(match_id=match.match_id)).view == before
