@@ -130,8 +130,9 @@ def run(
     latencies = [ms for r in runs for ms in r.latencies_ms]
     commands = sum(r.commands for r in runs)
     p50 = percentile(latencies, 0.5)
-    by_process = per_unit(after.cpu_since(before), commands)
-    server_cpu = sum(after.cpu_since(before).values()) / max(commands, 1)
+    used = after.cpu_since(before)
+    by_process = per_unit(used, commands)
+    server_cpu = sum(used.values()) / max(commands, 1)
     grown = {n: max(after.rss[n] - before.rss[n], 0) for n in after.rss}
     return StackBench(
         matches=matches,
