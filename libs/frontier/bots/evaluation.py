@@ -133,14 +133,19 @@ def steps_home(team: Team) -> dict[str, int]:
 
 def carried_share(team: Team, place: str) -> float:
     """The share of an own item's points that the item is worth where its carrier stands."""
-    steps = steps_home(team).get(place, 0)
-    return max(CARRIED_MIN, CARRIED_ON_BRIDGE - CARRIED_STEP * steps)
+    return _share_home(team, place, CARRIED_ON_BRIDGE, CARRIED_STEP, CARRIED_MIN)
 
 
 def satchel_share(team: Team, place: str) -> float:
     """The share of an own item's points that it is worth in the own Vagabond's Satchel."""
+    return _share_home(team, place, SATCHEL_ON_BRIDGE, SATCHEL_STEP, SATCHEL_MIN)
+
+
+def _share_home(team: Team, place: str, on_bridge: float, step: float, least: float) -> float:
+    """``on_bridge`` one step from home, ``step`` less for each further step, never below
+    ``least``: the one curve both carriers follow, with their own constants."""
     steps = steps_home(team).get(place, 0)
-    return max(SATCHEL_MIN, SATCHEL_ON_BRIDGE - SATCHEL_STEP * steps)
+    return max(least, on_bridge - step * steps)
 
 
 def transit_time(state: State) -> float:
