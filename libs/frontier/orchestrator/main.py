@@ -7,6 +7,7 @@ import uuid
 
 import grpc
 
+from frontier.runtime import gc_policy
 from frontier.runtime.bus import Bus
 from frontier.runtime.metrics import watch_matches
 from frontier.runtime.server import configure_logging, run_service, serve
@@ -76,6 +77,7 @@ async def run(
     resuming = asyncio.ensure_future(core.resume())
     renewing = asyncio.ensure_future(core.keep_leases())
     unloading = asyncio.ensure_future(core.unload_finished())
+    gc_policy.tune(settings.gc_young_threshold)  # start-up is over: what it built stays
     await serve(
         "orchestrator",
         settings,

@@ -1,0 +1,38 @@
+"""The garbage collector's settings for a long-running service process.
+
+CPython's cyclic collector runs a young collection every 700 net allocations of tracked
+objects and, now and then, a full one over every object the process holds.  A service
+holds hundreds of thousands of objects from start-up on that never become garbage (the
+modules, the engine's rules tables, protobuf descriptors), and a full collection walks
+them all: measured in the orchestrator during the paced benchmark (50 matches,
+``--think-ms 200``, ``gc.callbacks`` timing each collection), collections took 0.96-1.19 s
+of CPU over a run of ~20 s of CPU, 537 of them, the full ones 70-90 ms each.
+
+:func:`tune` moves what start-up built into the permanent generation (``gc.freeze``: never
+scanned again) and raises the young threshold, so that most short-lived cycles (asyncio
+futures and their callbacks, protobuf wrappers) are swept in far fewer, larger passes.
+Same run with ``tune(10_000)``: 21 collections, 0.44 s of CPU.  Nothing is freed later than
+it would be without cycles: reference counting still frees every object that is not in a
+reference cycle the moment it is unused; only cyclic garbage waits for the next pass.
+"""
+
+from __future__ import annotations
+
+import gc
+
+# the older generations' thresholds once the young one is raised: a middle-aged pass every
+# 20 young ones, a full pass every 20 middle-aged ones (and, as always in CPython, only once
+# the objects that survived since the last full pass are a quarter of those held)
+OLDER_THRESHOLDS = (20, 20)
+
+
+def tune(young_threshold: int) -> None:
+    """Freeze what the process holds now, and collect the young generation every
+    ``young_threshold`` allocations (0: leave CPython's defaults, nothing frozen)."""
+    if young_threshold < 0:
+        raise ValueError(f"the young generation's threshold must be >= 0, got {young_threshold}")
+    if young_threshold == 0:
+        return
+    gc.collect()  # what start-up left as garbage is not frozen with the rest
+    gc.freeze()
+    gc.set_threshold(young_threshold, *OLDER_THRESHOLDS)
