@@ -38,10 +38,10 @@ def test_contains_rejects_a_command_that_is_not_listed() -> None:
 def test_a_command_listed_again_reuses_its_protobuf_across_versions_and_matches() -> None:
     """The same command at another version, or in another match, is the same
     ``LegalCommand``: built once (wire_of), equal to a fresh conversion."""
-    from frontier.orchestrator.legal_cache import wire_of
+    from frontier.orchestrator.legal_cache import forget_wire
     from frontier.wire.labels import legal_command_to_proto
 
-    wire_of.cache_clear()
+    forget_wire()
     lists = []
     for seed in (5, 6):  # two matches of the same lineup
         state = initial_state(make_config(seed=seed, lineup="A=marquise;B=marquise"))
@@ -57,4 +57,45 @@ def test_a_command_listed_again_reuses_its_protobuf_across_versions_and_matches(
         for cmd, message in zip(commands, wire, strict=True):
             assert message == legal_command_to_proto(cmd)
             assert by_command.setdefault(cmd, message) is message  # one object per command
-    assert wire_of.cache_info().hits > 0
+    assert sum(len(commands) for commands, _ in lists) > len(by_command)  # some were reused
+
+
+def test_an_id_names_one_command_of_its_seat() -> None:
+    """The kept protobuf is found by seat and id, so an id must tell a seat's legal
+    commands apart: over seeded playthroughs of every faction, no list holds two commands
+    with one id."""
+    import random
+
+    from frontier.engine.decide import legal_commands as listed
+
+    lineups = [
+        "A=marquise;B=marquise",
+        "A=marquise,eyrie,thief;B=marquise,alliance,tinker",
+        "A=marquise,alliance,tinker;B=marquise,eyrie,thief",
+    ]
+    for n, lineup in enumerate(lineups):
+        state = initial_state(make_config(seed=11 + n, lineup=lineup))
+        pick = random.Random(n)
+        for _ in range(150):
+            seat = to_act(state)
+            if seat is None:
+                break
+            commands = listed(state, seat)
+            keys = [c.key() for c in commands]
+            assert len(set(keys)) == len(keys), lineup
+            assert all(c.seat is seat for c in commands)
+            execute(state, pick.choice(commands))
+
+
+def test_a_full_seat_forgets_its_messages_and_builds_them_again() -> None:
+    from frontier.orchestrator import legal_cache
+
+    legal_cache.forget_wire()
+    cmd = Command(CommandKind.END_PHASE, Seat.A1)
+    first = legal_cache.wire_of(cmd, cmd.key())
+    assert legal_cache.wire_of(cmd, cmd.key()) is first
+    for n in range(legal_cache.WIRE_KEPT):  # fill the seat's messages: they are dropped
+        legal_cache.wire_of(cmd, f"filler {n}")
+    again = legal_cache.wire_of(cmd, cmd.key())
+    assert again is not first and again == first
+    assert len(legal_cache._WIRE[Seat.A1]) <= legal_cache.WIRE_KEPT

@@ -15,13 +15,16 @@ One legal command's protobuf (id, command, label) depends on the command alone, 
 same commands come back version after version and match after match (the same moves, the
 same end of a step), so the last :data:`WIRE_KEPT` of them are kept across versions and
 matches: measured on a mirror match, 88% of a list's entries were kept already, and a list
-took 34 µs instead of 415 µs.  Bounded, so a server's memory for it is a few MB at most,
-whatever the number of matches.
+took 34 µs instead of 415 µs.  They are kept per seat by the command's id (its ``key()``,
+which names every field but the seat), not by the command itself: hashing and comparing a
+``Command`` runs its dataclass ``__hash__``/``__eq__`` in Python, about 2 µs an entry, which
+was most of what building a list still cost (a ~30-command list: ~60 -> ~8 µs).  Bounded
+(:data:`WIRE_KEPT` per seat, forgotten all at once when full), so a server's memory for it
+is a few MB at most, whatever the number of matches.
 """
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 
 from frontier.engine import Seat, legal_commands
@@ -30,14 +33,36 @@ from frontier.engine.state import State
 from frontier.v1 import types_pb2
 from frontier.wire.labels import legal_command_to_proto
 
-WIRE_KEPT = 4096
+WIRE_KEPT = 1024  # per seat
+
+# seat -> legal id -> the LegalCommand of that seat's command with that id
+_WIRE: dict[Seat, dict[str, types_pb2.LegalCommand]] = {}
 
 
-@functools.lru_cache(maxsize=WIRE_KEPT)
 def wire_of(cmd: Command, key: str) -> types_pb2.LegalCommand:
     """``cmd`` as a protobuf ``LegalCommand`` with id ``key`` (its ``key()``), shared: the
     caller copies it into its message (as protobuf does) and never changes it."""
-    return legal_command_to_proto(cmd, key)
+    kept = _WIRE.get(cmd.seat)
+    if kept is None:
+        kept = _WIRE[cmd.seat] = {}
+    message = kept.get(key)
+    if message is None:
+        message = _keep(kept, cmd, key)
+    return message
+
+
+def forget_wire() -> None:
+    """Drop every kept ``LegalCommand`` (tests)."""
+    _WIRE.clear()
+
+
+def _keep(
+    kept: dict[str, types_pb2.LegalCommand], cmd: Command, key: str
+) -> types_pb2.LegalCommand:
+    if len(kept) >= WIRE_KEPT:
+        kept.clear()
+    message = kept[key] = legal_command_to_proto(cmd, key)
+    return message
 
 
 @dataclass(slots=True)
@@ -64,9 +89,19 @@ class SeatLegal:
     def wire(self) -> list[types_pb2.LegalCommand]:
         """The list as protobuf ``LegalCommand``s, built on first use."""
         if self._wire is None:
-            self._wire = [
-                wire_of(cmd, key) for key, cmd in zip(self.keys, self.commands, strict=True)
-            ]
+            if not self.commands:
+                self._wire = []
+                return self._wire
+            # one seat's list (legal_commands(state, seat)): one lookup of the seat's
+            # messages, then one of each id
+            kept = _WIRE.get(self.commands[0].seat)
+            if kept is None:
+                kept = _WIRE[self.commands[0].seat] = {}
+            out: list[types_pb2.LegalCommand] = []
+            for key, cmd in zip(self.keys, self.commands, strict=True):
+                message = kept.get(key)
+                out.append(message if message is not None else _keep(kept, cmd, key))
+            self._wire = out
         return self._wire
 
 
