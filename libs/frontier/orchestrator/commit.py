@@ -256,8 +256,7 @@ class CommitPath:
         task = asyncio.ensure_future(self._locked(hosted, work))
         self._writes.add(task)
         task.add_done_callback(self._write_done)
-        done, _ = await asyncio.wait({task}, timeout=self.settle_wait_s)
-        if not done:
+        if not await _settled(task, self.settle_wait_s):
             raise ServiceError(
                 grpc.StatusCode.UNAVAILABLE,
                 f"the command is not settled after {self.settle_wait_s:g}s (NATS or a domain "
@@ -369,6 +368,26 @@ class CommitPath:
             write.cancel()
         for task in list(self._background):
             await task
+
+
+async def _settled(task: asyncio.Task[Any], timeout_s: float) -> bool:
+    """Wait for ``task`` at most ``timeout_s``; whether it is done.  The waiter's own
+    cancellation leaves the task running.  What ``asyncio.wait({task}, timeout=...)`` does,
+    without its set, its checks and its generators: it ran once per command."""
+    waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def wake(_: object = None) -> None:
+        if not waiter.done():
+            waiter.set_result(None)
+
+    task.add_done_callback(wake)
+    timer = asyncio.get_running_loop().call_later(timeout_s, wake)
+    try:
+        await waiter
+    finally:
+        timer.cancel()
+        task.remove_done_callback(wake)
+    return task.done()
 
 
 def _round_limit(events: list[Event]) -> bool:

@@ -66,15 +66,15 @@ class Orchestrator(Seating):
     # ----- commands --------------------------------------------------------------------------
     async def submit(
         self,
-        match_id: str,
-        token: str,
+        hosted: HostedMatch,
+        seat: Seat,
         command_id: str,
         expected_version: int,
         command: Command | None,
         legal_id: str,
     ) -> Accepted:
-        hosted = await self.get(match_id)
-        seat = self.seat_for(hosted, token)
+        """``seat``'s command (the caller found the match and the token's seat: it reads
+        both again for its reply, so they are looked up once per request)."""
 
         async def work() -> Accepted:
             done = hosted.command_ids.get((seat.value, command_id)) if command_id else None

@@ -305,18 +305,18 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
                 grpc.StatusCode.INVALID_ARGUMENT, "either command or legal_id is required"
             )
         command = command_from_proto(request.command) if choice == "command" else None
+        hosted = await self.core.get(request.match_id)
+        # the seat the token acts for, whose view the reply shows: a seat token is never the
+        # host's, so viewer_for's host check is not needed
+        viewer = self.core.seat_for(hosted, request.seat_token)
         accepted = await self.core.submit(
-            request.match_id,
-            request.seat_token,
+            hosted,
+            viewer,
             request.command_id,
             request.expected_version if request.HasField("expected_version") else -1,
             command,
             request.legal_id,
         )
-        hosted = await self.core.get(request.match_id)
-        # the seat the token acts for (submit checked it), whose view the reply shows: a seat
-        # token is never the host's, so viewer_for's host check is not needed
-        viewer = self.core.seat_for(hosted, request.seat_token)
         version = accepted.events[-1][0] if accepted.events else hosted.state.version
         return match_pb2.SubmitCommandResponse(
             version=version,
