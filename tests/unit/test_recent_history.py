@@ -130,6 +130,32 @@ def test_a_watch_from_any_version_gets_every_event_and_each_batch_record() -> No
     assert len(hosted.history) == KEEP_EVENTS
 
 
+def test_a_watch_sends_what_was_committed_while_it_sent_up_to_the_end() -> None:
+    """The match plays on to its end while a watcher is still being sent older events (two
+    bots play faster than a watch from version 0 is read): the watch still ends with the
+    match's last event, not at the version it started from."""
+    hosted, bus, every, final = _finished()
+    mid = initial_state(hosted.config)
+    while mid.version < len(every) // 2:
+        seat = to_act(mid)
+        assert seat is not None
+        execute(mid, legal_commands(mid, seat)[0])  # the same commands as _played
+    hosted.state = mid
+    halfway = mid.version
+
+    async def watched() -> list[int]:
+        out = []
+        async for seq, _event, _record in history.watch(
+            cast(Bus, bus), hosted, None, 0, lambda: False
+        ):
+            out.append(seq)
+            if seq == halfway:
+                hosted.state = final  # committed meanwhile, up to the end of the match
+        return out
+
+    assert asyncio.run(watched()) == list(range(1, len(every) + 1))
+
+
 def test_events_aged_out_of_the_stream_are_not_found() -> None:
     hosted, bus, every, _ = _finished()
     del bus.batches[:3]  # FRONTIER_STREAM_MAX_AGE_S removed the oldest batches

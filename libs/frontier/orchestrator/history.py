@@ -109,7 +109,10 @@ async def watch(
                 else None
             )
             yield seq, event_for(hosted.state, event, viewer), record
-        if hosted.ended:
+        # Not merely "ended": the match may have played on to its end while the events up
+        # to ``version`` were being sent (each yield waits for the reader); those after it
+        # are sent first.
+        if hosted.ended and sent >= hosted.state.version:
             return
         if draining():
             raise ServiceError(
