@@ -14,7 +14,7 @@ from typing import TypeVar
 
 V = TypeVar("V")
 
-KEEP_EVENTS = 48  # events kept per match (a batch has ~1-10); decision records: as many
+KEEP_EVENTS = 48  # events kept per match (a batch has ~1-10); decision records: theirs
 
 
 class Recent(dict[int, V]):
@@ -40,9 +40,13 @@ class Recent(dict[int, V]):
             self.start = oldest + 1
 
     def forget_before(self, key: int) -> None:
-        """Drop every entry below ``key`` (a match that ended keeps only its last batch)."""
-        for old in [k for k in self if k < key]:
-            super().__delitem__(old)
+        """Drop every entry below ``key`` (a match that ended keeps only its last batch; the
+        decision records go with the events of their batches)."""
+        while self:
+            oldest = next(iter(self))  # keys increase: the oldest ones come first
+            if oldest >= key:
+                break
+            super().__delitem__(oldest)
         self.start = max(self.start, key)
 
     def holds(self, first: int) -> bool:
