@@ -42,6 +42,7 @@ def test_bench_stack_json_reports_latency_against_the_floor(
     assert set(result) >= STACK_KEYS
     assert result["matches"] == 2 and result["think_ms"] == 2
     assert result["commands"] > 100 and result["retries"] == 0
+    assert result["memory_of"] == "finished"
     assert result["floor_p50_ms"] > 0 and 0 < result["p50_ms"] <= result["p99_ms"]
     assert result["ratio_p50"] == pytest.approx(result["p50_ms"] / result["floor_p50_ms"], 0.02)
     hot = result["floor_hot_p50_ms"]
@@ -69,6 +70,9 @@ def test_bench_stack_can_stop_matches_unfinished(capsys: pytest.CaptureFixture[s
     assert code == 0, err
     result = json.loads(out.strip().splitlines()[-1])
     assert result["commands"] == 10 and result["commands_per_match"] == 5
+    assert result["memory_of"] == "playing"
+    by_process = result["memory_per_match_kb_by_process"]
+    assert sum(by_process.values()) == pytest.approx(result["memory_per_match_kb"], abs=0.5)
     with pytest.raises(SystemExit, match="commands-per-match"):
         main(["bench", "stack", "--commands-per-match", "-1"])
 
