@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from frontier.cli.main import main
-from frontier.ops.stack import NATS_GO_ENV, Stack
+from frontier.ops.stack import DOMAINS, NATS_GO_ENV, PYTHON_MALLOC_ENV, Stack
 from frontier.play.load import play_many
 
 from .client import MIRROR
@@ -83,8 +83,22 @@ def test_a_match_can_stop_after_some_commands_unfinished(stack: Stack) -> None:
     assert [r.commands for r in runs] == [4, 4] and all(not r.winner for r in runs)
 
 
+def _environ(pid: int) -> dict[str, str]:
+    raw = Path(f"/proc/{pid}/environ").read_bytes()
+    return dict(item.split("=", 1) for item in raw.decode().split("\0") if "=" in item)
+
+
 def test_the_local_nats_server_runs_with_the_go_memory_settings(stack: Stack) -> None:
-    raw = Path(f"/proc/{stack.procs['nats'].pid}/environ").read_bytes()
-    env = dict(item.split("=", 1) for item in raw.decode().split("\0") if "=" in item)
+    env = _environ(stack.procs["nats"].pid)
     assert {k: env.get(k) for k in NATS_GO_ENV} == NATS_GO_ENV
     assert NATS_GO_ENV["GOGC"] == "50"
+
+
+def test_the_python_services_run_with_two_malloc_arenas(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("orchestrator", *DOMAINS):
+        env = _environ(stack.procs[name].pid)
+        assert {k: env.get(k) for k in PYTHON_MALLOC_ENV} == {"MALLOC_ARENA_MAX": "2"}
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "4")  # the caller's own setting wins
+    assert stack.service_env("map")["MALLOC_ARENA_MAX"] == "4"
