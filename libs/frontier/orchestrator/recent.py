@@ -8,7 +8,8 @@ the last :data:`KEEP_EVENTS` events, and the decision records of their batches, 
 older one is read back from the stream when asked for (:mod:`.history`), without being kept.
 A watcher following the match is woken at each commit and reads the new batch at once, and a
 seat's retry of its latest command is answered from ``HostedMatch.latest``, so 24 events
-(several batches) serve them; 48 cost ~10 KB more per match for readers that lag that far.
+(several batches) serve them; 48 cost ~7 KB more per match (traced) for readers that lag that
+far, who read the stream instead.
 """
 
 from __future__ import annotations
