@@ -36,7 +36,7 @@ import nats
 import nats.errors
 from nats.aio.client import Client
 from nats.aio.msg import Msg
-from nats.js.api import DeliverPolicy, StorageType, StreamConfig
+from nats.js.api import StorageType, StreamConfig
 from nats.js.client import JetStreamContext
 from nats.js.errors import (
     APIError,
@@ -50,6 +50,7 @@ from nats.js.kv import KeyValue
 
 from frontier.v1 import events_pb2
 
+from .follow import Follower
 from .metrics import timed_publish
 from .telemetry import inject_headers
 
@@ -120,6 +121,7 @@ class Bus:
         self._matches: KeyValue | None = None
         self._snapshots: KeyValue | None = None
         self._standing: KeyValue | None = None
+        self._followers: list[Follower] = []
 
     @classmethod
     async def connect(
@@ -247,6 +249,9 @@ class Bus:
         return bucket
 
     async def close(self) -> None:
+        for follower in self._followers:
+            await follower.stop()
+        self._followers.clear()
         if not self.nc.is_closed:
             await self.nc.drain()
 
@@ -334,20 +339,13 @@ class Bus:
 
     async def follow_all(
         self, handler: Callable[[int, events_pb2.EventBatch], Awaitable[None]]
-    ) -> None:
-        """Deliver every new batch of every match to ``handler`` (an ordered consumer)."""
-
-        async def on_msg(msg: Msg) -> None:
-            batch = events_pb2.EventBatch.FromString(msg.data)
-            await handler(int(msg.metadata.sequence.stream), batch)
-
-        await self.js.subscribe(
-            ALL_EVENTS,
-            cb=on_msg,
-            ordered_consumer=True,
-            deliver_policy=DeliverPolicy.NEW,
-            stream=self.stream,
-        )
+    ) -> Follower:
+        """Deliver every new batch of every match to ``handler``, in stream order, in
+        rounds (see follow.py); stopped by :meth:`close`."""
+        follower = Follower(self.js, self.stream, ALL_EVENTS, handler)
+        await follower.start()
+        self._followers.append(follower)
+        return follower
 
     # ----- the match registry and snapshots ---------------------------------------------------
     @property

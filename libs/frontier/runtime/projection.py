@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import grpc
@@ -61,6 +61,9 @@ class Projections:
         self._by_match: dict[str, Projection] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._warming: set[asyncio.Task[Projection]] = set()
+        # asks the stream follower for its next round now (follow.py), for a request that
+        # waits for a batch; set once the follower runs
+        self.wake: Callable[[], None] | None = None
 
     async def on_batch(self, stream_seq: int, batch: events_pb2.EventBatch) -> None:
         if batch.abandoned:  # the match ended unplayed: nothing will ask for it again
@@ -148,6 +151,8 @@ class Projections:
                     p.stream_seq = max(p.stream_seq, tail_stream_seq)
                 p.changed.notify_all()
         if p.state.version < version and self.wait_s > 0:
+            if self.wake is not None:
+                self.wake()
             async with p.changed:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(
