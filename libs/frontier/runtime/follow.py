@@ -44,6 +44,22 @@ FETCH_WAIT_S = 0.02  # how long one request lingers for batches still arriving
 INACTIVE_S = 60.0  # the server drops the consumer of a follower gone this long
 
 
+def unacked_consumer(start_stream_seq: int, inactive_s: float = INACTIVE_S) -> ConsumerConfig:
+    """An ephemeral consumer's settings: from ``start_stream_seq`` (0: only new messages),
+    no acknowledgements, in memory, one replica, dropped by the server once unused."""
+    if start_stream_seq:
+        config = ConsumerConfig(
+            deliver_policy=DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=start_stream_seq
+        )
+    else:
+        config = ConsumerConfig(deliver_policy=DeliverPolicy.NEW)
+    config.ack_policy = AckPolicy.NONE
+    config.inactive_threshold = inactive_s
+    config.mem_storage = True
+    config.num_replicas = 1
+    return config
+
+
 class Follower:
     """Hands every batch published on ``subject`` after it started to ``handler``."""
 
@@ -92,17 +108,7 @@ class Follower:
 
     async def _subscribe(self) -> None:
         await self._drop_subscription()
-        if self.last_stream_seq:
-            config = ConsumerConfig(
-                deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
-                opt_start_seq=self.last_stream_seq + 1,
-            )
-        else:
-            config = ConsumerConfig(deliver_policy=DeliverPolicy.NEW)
-        config.ack_policy = AckPolicy.NONE
-        config.inactive_threshold = INACTIVE_S
-        config.mem_storage = True
-        config.num_replicas = 1
+        config = unacked_consumer(self.last_stream_seq + 1 if self.last_stream_seq else 0)
         self._sub = await self.js.pull_subscribe(
             self.subject, durable=None, stream=self.stream, config=config
         )

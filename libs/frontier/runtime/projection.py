@@ -161,11 +161,13 @@ class Projections:
         if p.state.version < version:
             CATCH_UPS.inc()
             async with p.changed:
-                async for stored in self.bus.iter_batches(match_id, p.stream_seq):
-                    apply_batch(p.state, stored.batch)
-                    p.stream_seq = stored.stream_seq
-                    if p.state.version >= version:
-                        break
+                batches = self.bus.batches_after(match_id, p.stream_seq)
+                async with contextlib.aclosing(batches):
+                    async for stored in batches:
+                        apply_batch(p.state, stored.batch)
+                        p.stream_seq = stored.stream_seq
+                        if p.state.version >= version:
+                            break
                 p.changed.notify_all()
         if p.state.version < version:
             raise ServiceError(
