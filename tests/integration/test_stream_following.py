@@ -18,7 +18,6 @@ import pytest
 
 from frontier.ops.stack import _wait_port, free_port, nats_server_binary
 from frontier.runtime.bus import Bus, events_subject
-from frontier.runtime.follow import Follower
 from frontier.v1 import events_pb2
 
 pytestmark = pytest.mark.integration
