@@ -33,25 +33,21 @@ async def run(
         max_age_s=settings.stream_max_age_s,
     )
     scoreboard = Scoreboard() if domain is Domain.SCORING else None
-    # the projections get their batches with the requests (see projection.py) unless told
-    # to follow: scoring's too, as it is called for few commands (a royal claim, the round
-    # limit), while folding every batch as it went by cost it ~76 us per batch
-    follows = settings.follow_batches
+    follows = settings.follow_batches or scoreboard is not None
     projections = Projections(bus, settings.catch_up_wait_s, follows)
     if scoreboard is None:
-        if follows:
+        if follows:  # else the batches come with the requests (see projection.py)
             projections.wake = (await bus.follow_all(projections.on_batch)).poke
     else:
-        # one subscription feeds both when both follow: each delivery costs a decode
+        # one subscription feeds both: each NATS delivery costs a decode, so not two of them
         board = scoreboard
 
         async def both(stream_seq: int, batch: events_pb2.EventBatch) -> None:
             await projections.on_batch(stream_seq, batch)
             await board.on_batch(stream_seq, batch)
 
-        follower = await bus.follow_all(both if follows else board.on_batch)
-        if follows:
-            projections.wake = follower.poke
+        follower = await bus.follow_all(both)
+        projections.wake = follower.poke
         board.catch_up = follower.sync
     await bus.follow_lobby(projections.on_lobby)
     core = DomainCore(domain, projections)

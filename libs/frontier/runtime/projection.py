@@ -7,10 +7,8 @@ replica from ``DomainEvents.replica``), so a service called for one command in t
 the nineteen it missed with the twentieth, and does no work for the others.  Following
 every batch on NATS instead (an ordered JetStream consumer) cost each of the five services
 0.11-0.17 ms of CPU per batch, mostly for batches it was never asked about;
-``FRONTIER_FOLLOW_BATCHES=true`` still does.  Scoring's scoreboard follows every batch
-(follow.py), but its projection does not: scoring is asked about a royal claim and the
-round limit, and folding every batch for that cost ~76 us per batch.  A request names
-the version it expects: a projection that lags by more than
+``FRONTIER_FOLLOW_BATCHES=true`` still does (scoring always follows: its scoreboard counts
+every match).  A request names the version it expects: a projection that lags by more than
 the tail (a replica the orchestrator has not heard from, a restart) waits briefly for NATS
 when it follows, then catches up from JetStream; one that is ahead means the caller is
 stale (ABORTED).
