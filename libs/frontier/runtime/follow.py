@@ -94,9 +94,14 @@ class Follower:
         self._poked.set()
 
     async def sync(self) -> None:
-        """Hand on every batch stored before this call (rounds until one is not full)."""
-        while await self.round():
-            pass
+        """Hand on every batch stored before this call (rounds until one is not full).
+        Should NATS fail meanwhile, it returns with what was handed on so far (the rounds
+        go on subscribing again); the caller answers from that, as without a sync."""
+        try:
+            while await self.round():
+                pass
+        except Exception:
+            log.warning("could not catch up with the stream", exc_info=True)
 
     async def stop(self) -> None:
         if self._task is not None:
