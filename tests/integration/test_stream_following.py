@@ -10,45 +10,23 @@ read exactly the batches after a stream position, as ``iter_batches`` does.
 from __future__ import annotations
 
 import asyncio
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from frontier.ops.stack import _wait_port, free_port, nats_server_binary
 from frontier.runtime.bus import Bus, events_subject
 from frontier.v1 import events_pb2
 
+from .test_jetstream_startup import Nats  # one nats-server that can be restarted
+
 pytestmark = pytest.mark.integration
-
-
-class Nats:
-    def __init__(self, tmp_path: Path) -> None:
-        self.port = free_port()
-        self.store = tmp_path / "js"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"nats://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        args = [nats_server_binary(), "-js", "-sd", str(self.store)]
-        self.proc = subprocess.Popen([*args, "-a", "127.0.0.1", "-p", str(self.port)])
-        _wait_port("127.0.0.1", self.port, 30, self.proc, "nats-server")
-
-    def stop(self) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            self.proc.wait(10)
-            self.proc = None
 
 
 @pytest.fixture
 def nats_server(tmp_path: Path) -> Iterator[Nats]:
     server = Nats(tmp_path)
-    server.start()
+    server.start(jetstream=True)
     try:
         yield server
     finally:
@@ -92,7 +70,7 @@ async def _follow_across_a_restart(server: Nats) -> None:
     assert not [m for m, _, _ in seen if m == "old"]
 
     server.stop()  # the server forgets the follower's consumer (kept in memory only)
-    server.start()
+    server.start(jetstream=True)
     await _until(lambda: bus.nc.is_connected)
     for _ in range(100):  # JetStream answers again once it has recovered the stream
         try:

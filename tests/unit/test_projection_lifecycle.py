@@ -98,13 +98,19 @@ def test_lobby_noise_is_ignored() -> None:
     assert not projections._warming
 
 
-async def _ended_scenario() -> None:
-    match_id = "m" * 32
+async def _announced(match_id: str) -> tuple[MemoryBus, Projections]:
+    """A service not following NATS, once the lobby announced ``match_id``."""
     bus = MemoryBus(match_id, seed=9)
     projections = Projections(cast(Bus, bus), wait_s=0, follows=False)
     projections.on_lobby({"event": "created", "match_id": match_id})
     await asyncio.sleep(0)
     await asyncio.gather(*projections._warming)
+    return bus, projections
+
+
+async def _ended_scenario() -> None:
+    match_id = "m" * 32
+    bus, projections = await _announced(match_id)
     played = _play(seed=9)
     bus.batches.extend(played[:-1])  # a service not following NATS never sees the last one
     assert (await projections.at(match_id, played[-2].envelopes[-1].seq)).version > 0
@@ -121,11 +127,7 @@ def test_the_lobby_notice_of_its_end_drops_a_match_the_service_does_not_follow()
 
 async def _announced_scenario() -> None:
     match_id = "m" * 32
-    bus = MemoryBus(match_id, seed=9)
-    projections = Projections(cast(Bus, bus), wait_s=0, follows=False)
-    projections.on_lobby({"event": "created", "match_id": match_id})
-    await asyncio.sleep(0)
-    await asyncio.gather(*projections._warming)
+    bus, projections = await _announced(match_id)
     assert projections.known()[match_id].version == 0
     assert bus.reads == []  # a match just created: its record is all there is to read
     # the notice came late: batches were committed meanwhile, and the first request
