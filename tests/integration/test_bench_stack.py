@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from frontier.cli.main import main
-from frontier.ops.stack import NATS_GO_ENV, Stack
+from frontier.ops.stack import DOMAINS, NATS_GO_ENV, PYTHON_MALLOC_ENV, Stack
 from frontier.play.load import play_many
 
 from .client import MIRROR
@@ -42,6 +42,7 @@ def test_bench_stack_json_reports_latency_against_the_floor(
     assert set(result) >= STACK_KEYS
     assert result["matches"] == 2 and result["think_ms"] == 2
     assert result["commands"] > 100 and result["retries"] == 0
+    assert result["memory_of"] == "finished"
     assert result["floor_p50_ms"] > 0 and 0 < result["p50_ms"] <= result["p99_ms"]
     assert result["ratio_p50"] == pytest.approx(result["p50_ms"] / result["floor_p50_ms"], 0.02)
     hot = result["floor_hot_p50_ms"]
@@ -69,6 +70,9 @@ def test_bench_stack_can_stop_matches_unfinished(capsys: pytest.CaptureFixture[s
     assert code == 0, err
     result = json.loads(out.strip().splitlines()[-1])
     assert result["commands"] == 10 and result["commands_per_match"] == 5
+    assert result["memory_of"] == "playing"
+    by_process = result["memory_per_match_kb_by_process"]
+    assert sum(by_process.values()) == pytest.approx(result["memory_per_match_kb"], abs=0.5)
     with pytest.raises(SystemExit, match="commands-per-match"):
         main(["bench", "stack", "--commands-per-match", "-1"])
 
@@ -79,8 +83,22 @@ def test_a_match_can_stop_after_some_commands_unfinished(stack: Stack) -> None:
     assert [r.commands for r in runs] == [4, 4] and all(not r.winner for r in runs)
 
 
+def _environ(pid: int) -> dict[str, str]:
+    raw = Path(f"/proc/{pid}/environ").read_bytes()
+    return dict(item.split("=", 1) for item in raw.decode().split("\0") if "=" in item)
+
+
 def test_the_local_nats_server_runs_with_the_go_memory_settings(stack: Stack) -> None:
-    raw = Path(f"/proc/{stack.procs['nats'].pid}/environ").read_bytes()
-    env = dict(item.split("=", 1) for item in raw.decode().split("\0") if "=" in item)
+    env = _environ(stack.procs["nats"].pid)
     assert {k: env.get(k) for k in NATS_GO_ENV} == NATS_GO_ENV
     assert NATS_GO_ENV["GOGC"] == "50"
+
+
+def test_the_python_services_run_with_two_malloc_arenas(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("orchestrator", *DOMAINS):
+        env = _environ(stack.procs[name].pid)
+        assert {k: env.get(k) for k in PYTHON_MALLOC_ENV} == {"MALLOC_ARENA_MAX": "2"}
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "4")  # the caller's own setting wins
+    assert stack.service_env("map")["MALLOC_ARENA_MAX"] == "4"

@@ -22,7 +22,7 @@ from frontier.runtime.bus import Bus, StoredBatch
 from frontier.runtime.errors import ServiceError
 from frontier.runtime.snapshot import CommandResult
 from frontier.v1 import events_pb2, types_pb2
-from frontier.wire.convert import enum_to_proto, event_to_proto
+from frontier.wire.convert import enum_from_proto, enum_to_proto, event_to_proto
 
 LINEUP = "A=marquise;B=marquise"
 MATCH_ID = "ab" * 16
@@ -66,9 +66,7 @@ def _played(seed: int) -> tuple[HostedMatch, list[events_pb2.EventBatch], list[E
                 decision=record,
             )
         )
-        for s, e in enumerate(events, start=first):
-            hosted.history[s] = e
-        hosted.records[first] = (seat, record)
+        hosted.remember(list(enumerate(events, start=first)), seat, record)
         every.extend(events)
     hosted.state = state
     return hosted, batches, every
@@ -160,3 +158,12 @@ def test_an_ended_match_sheds_old_events_and_all_but_each_seats_last_command_id(
     assert list(hosted.records) == [last_batch]
     got = asyncio.run(history.events_between(cast(Bus, bus), hosted, 1, len(every)))
     assert got == list(enumerate(every, start=1))  # the rest from the stream
+
+
+def test_records_are_kept_for_the_kept_events_only_and_read_back_as_committed() -> None:
+    hosted, bus, _, _ = _finished()
+    assert hosted.records and min(hosted.records) >= hosted.history.start
+    for first in hosted.records:
+        batch = next(b for b in bus.batches if b.envelopes and b.envelopes[0].seq == first)
+        assert hosted.record(first) == (enum_from_proto(Seat, batch.seat), batch.decision)
+    assert hosted.record(hosted.history.start - 1) is None

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from frontier.engine.domains import Domain
 from frontier.orchestrator.tails import MAX_EVENTS, Tails
-from frontier.v1 import events_pb2
+from frontier.v1 import domain_pb2, events_pb2
 
 
 def batch(first: int, size: int) -> list[events_pb2.EventEnvelope]:
     return [events_pb2.EventEnvelope(seq=s, state_version=s) for s in range(first, first + size)]
 
 
-def seqs(envelopes: list[events_pb2.EventEnvelope]) -> list[int]:
-    return [e.seq for e in envelopes]
+def seqs(tail: bytes) -> list[int]:
+    return [e.seq for e in domain_pb2.DomainContext.FromString(tail).committed_tail]
+
+
+def kept(tails: Tails) -> list[list[int]]:
+    return [seqs(b.wire) for b in tails.batches]
 
 
 def test_each_domain_gets_every_batch_since_its_oldest_replica() -> None:
@@ -38,7 +42,7 @@ def test_batches_every_replica_holds_are_forgotten() -> None:
     for domain in Domain:
         tails.heard(domain, "r", 2)
     tails.committed(batch(5, 1))
-    assert [seqs(list(b)) for b in tails.batches] == [[3, 4], [5]]
+    assert kept(tails) == [[3, 4], [5]]
     assert tails.events == 3
     tails.forget()
     assert not tails.batches and tails.events == 0
@@ -51,7 +55,7 @@ def test_scoring_which_follows_the_stream_holds_nothing_back() -> None:
         if domain is not Domain.SCORING:
             tails.heard(domain, "r", 2)
     tails.committed(batch(3, 1))
-    assert [seqs(list(b)) for b in tails.batches] == [[3]]
+    assert kept(tails) == [[3]]
 
 
 def test_at_most_max_events_are_kept() -> None:
@@ -63,3 +67,17 @@ def test_at_most_max_events_are_kept() -> None:
     assert MAX_EVENTS - 10 < tails.events <= MAX_EVENTS
     kept = seqs(tails.tail(Domain.MAP, last))
     assert kept == list(range(last - tails.events + 1, last + 1))  # the newest, in order
+
+
+def test_the_tail_is_appended_to_a_requests_context_as_the_envelopes_were() -> None:
+    tails = Tails()
+    sent = [events_pb2.EventEnvelope(match_id="m", seq=s, state_version=s) for s in (1, 2, 3)]
+    tails.committed(sent[:2])
+    tails.committed(sent[2:])
+    context = domain_pb2.DomainContext(match_id="m", base_version=3)
+    merged = tails.merge_into(context, Domain.MAP, 3)
+    assert merged is context and list(context.committed_tail) == sent
+    assert context.match_id == "m" and context.base_version == 3
+    tails.heard(Domain.MAP, "r", 3)
+    untouched = domain_pb2.DomainContext(match_id="m")
+    assert not tails.merge_into(untouched, Domain.MAP, 3).committed_tail

@@ -6,7 +6,9 @@ the least any accepted command must cost (see :mod:`frontier.bench.floor`: ``flo
 is taken in the same conditions as the commands, back to back or paced like them, and
 ``floor_hot_p50_ms`` always back to back).  ``ratio_p50`` = p50 / floor p50.  Memory per
 match is the growth of the resident memory of every server process (nats-server included)
-divided by the matches they hold.
+over the play phase, divided by the matches they hold then (``memory_of`` says whether those
+are matches in play or finished ones: not the same figure), signed per process so that the
+processes add up to the total.
 
 CPU, which a shared machine disturbs far less than latency (:mod:`frontier.bench.cpu`): each
 server process's CPU time over the play phase divided by the commands
@@ -79,6 +81,9 @@ class StackBench:
     server_cpu_ms_per_command_by_process: dict[str, float] = field(default_factory=dict)
     floor_cpu_ms_by_part: dict[str, float] = field(default_factory=dict)
     memory_per_match_kb_by_process: dict[str, float] = field(default_factory=dict)
+    # what the memory figure is of: "playing" (every match stopped unfinished), "finished"
+    # (every match played to its end) or "mixed"
+    memory_of: str = ""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -133,7 +138,8 @@ def run(
     used = after.cpu_since(before)
     by_process = per_unit(used, commands)
     server_cpu = sum(used.values()) / max(commands, 1)
-    grown = {n: max(after.rss[n] - before.rss[n], 0) for n in after.rss}
+    # signed: a process that shrank says so, and the processes add up to the total
+    grown = {n: after.rss[n] - before.rss[n] for n in after.rss}
     return StackBench(
         matches=matches,
         think_ms=think_ms,
@@ -151,7 +157,7 @@ def run(
         ratio_hot_p50=round(p50 / hot, 2),
         retries=sum(r.retries for r in runs),
         commands_per_match=commands_per_match,
-        memory_per_match_kb=round(max(after.rss_total() - before.rss_total(), 0) / matches, 1),
+        memory_per_match_kb=round(sum(grown.values()) / matches, 1),
         server_cpu_ms_per_command=round(server_cpu, 4),
         floor_cpu_ms_per_command=round(floor_cpu.total_ms, 4),
         cpu_ratio=round(server_cpu / floor_cpu.total_ms, 2) if floor_cpu.total_ms else 0.0,
@@ -165,7 +171,16 @@ def run(
             "engine": round(floor_cpu.engine_ms, 4),
         },
         memory_per_match_kb_by_process={n: round(kb / matches, 1) for n, kb in grown.items()},
+        memory_of=memory_of(runs),
     )
+
+
+def memory_of(runs: list[MatchRun]) -> str:
+    """Whether the memory per match is that of matches in play or of finished ones."""
+    finished = sum(1 for r in runs if r.winner)
+    if finished == 0:
+        return "playing"
+    return "finished" if finished == len(runs) else "mixed"
 
 
 async def _idle_cost(config: StackConfig, pids: dict[str, int], count: int, lineup: str) -> float:

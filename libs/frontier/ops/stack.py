@@ -43,6 +43,14 @@ DOMAINS = ("map", "combat", "crafting", "scoring", "turn_order")
 # collects harder rather than growing (README "Capacity and latency").
 NATS_GO_ENV = {"GOGC": "50", "GOMEMLIMIT": "1GiB"}
 
+# The Python services' malloc: glibc gives each thread that allocates an arena of its own (up
+# to 8 per core), and gRPC's threads and the event loop each keep their freed blocks there,
+# so resident memory grows with arenas half empty.  Two arenas: 644 -> 579 KB per finished
+# match over every process, the orchestrator 248 -> 230 and the five domain services 180 ->
+# 151 (`frontier bench stack --matches 50 --think-ms 200`), CPU per command within the noise.
+# A value already in the environment wins.
+PYTHON_MALLOC_ENV = {"MALLOC_ARENA_MAX": "2"}
+
 
 def free_port() -> int:
     """A free TCP port on loopback, below the kernel's ephemeral port range.
@@ -230,7 +238,7 @@ class Stack:
 
     def service_env(self, name: str) -> dict[str, str]:
         cfg = self.config
-        env = dict(os.environ)
+        env = {**PYTHON_MALLOC_ENV, **os.environ}
         env.update(
             {
                 "FRONTIER_HOST": cfg.host,

@@ -171,9 +171,7 @@ class CommitPath:
             self._ended(hosted, first)
         else:
             hosted.tails.committed(envelopes)
-        for s, e in numbered:
-            hosted.history[s] = e
-        hosted.records[first] = (seat, record)
+        hosted.remember(numbered, seat, record)
         hosted.clocks[seat] = clock_after
         if command_id:
             after = to_act(new_state)
@@ -382,10 +380,10 @@ def _context(
     """A request's context for ``domain``: the committed version, the batches its replicas
     may lack (see tails.py) and the events decided earlier in the same command."""
     version = hosted.state.version
-    return domain_pb2.DomainContext(
+    context = domain_pb2.DomainContext(
         match_id=hosted.match_id,
         base_version=version,
         base_stream_seq=hosted.stream_seq,
-        committed_tail=hosted.tails.tail(domain, version),
         pending_events=pending,
     )
+    return hosted.tails.merge_into(context, domain, version)

@@ -99,7 +99,7 @@ class Orchestrator(Seating):
                 committed.envelopes,
             )
             if command_id:
-                hosted.latest[seat] = (command_id, accepted)
+                hosted.latest[seat] = (command_id, accepted.kept())
             return accepted
 
         return await self.commits.serialized(hosted, work)

@@ -52,7 +52,7 @@ async def _events(
     seq = first
     while seq <= last:
         if _in_memory(hosted, seq):
-            yield seq, hosted.history[seq], hosted.records.get(seq)
+            yield seq, hosted.history[seq], hosted.record(seq)
             seq += 1
             continue
         async for stored in bus.iter_batches(hosted.match_id, 0):

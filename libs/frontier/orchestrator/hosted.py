@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -58,8 +59,8 @@ class HostedMatch:
     clock: ClockConfig = field(default_factory=ClockConfig)
     clocks: dict[Seat, SeatClock] = field(default_factory=dict)  # seats that answered once
     standing: dict[Seat, dict[str, StandingPolicy]] = field(default_factory=dict)
-    # first seq of each recent batch -> (acting seat, its decision record)
-    records: Recent[tuple[Seat, events_pb2.DecisionRecord]] = field(default_factory=Recent)
+    # first seq of each recent batch -> (acting seat, its decision record's wire bytes)
+    records: Recent[tuple[Seat, bytes]] = field(default_factory=Recent)
     last_used: float = field(default_factory=time.monotonic)  # for unloading finished ones
     opened_at: float = field(default_factory=time.monotonic)  # when the open decision opened
     opened_unix_ms: int = field(default_factory=unix_ms)
@@ -95,6 +96,28 @@ class HostedMatch:
                 latest[key[0]] = (key, result)
         self.command_ids = dict(latest.values())
         self.legal_cache = LegalCache()
+
+    def remember(
+        self, numbered: list[tuple[int, Event]], seat: Seat, record: events_pb2.DecisionRecord
+    ) -> None:
+        """Keep a committed batch's events and decision record among the latest ones.  A
+        record is only read with its batch's first event (history.py), so the records of
+        batches whose events were dropped go too (as many records as kept events kept ~2.5
+        times the batches one could use); and it is kept as bytes, parsed when a watcher
+        reads it: a protobuf message of its own costs ~570 bytes of resident memory, its
+        bytes ~40 (README, "Memory per match, third round")."""
+        for s, e in numbered:
+            self.history[s] = e
+        if numbered:
+            self.records[numbered[0][0]] = (seat, record.SerializeToString())
+            self.records.forget_before(self.history.start)
+
+    def record(self, first: int) -> tuple[Seat, events_pb2.DecisionRecord] | None:
+        """The acting seat and decision record of the kept batch beginning at ``first``."""
+        kept = self.records.get(first)
+        if kept is None:
+            return None
+        return kept[0], events_pb2.DecisionRecord.FromString(kept[1])
 
     def legal(self, seat: Seat) -> SeatLegal:
         """``seat``'s legal commands now (computed once per version, see legal_cache)."""
@@ -209,6 +232,13 @@ class Accepted:
     # the events as committed (protobuf), when this orchestrator committed them: the reply
     # reuses each one the seat may see as it is, instead of converting the event again
     envelopes: Sequence[events_pb2.EventEnvelope] = ()
+
+    def kept(self) -> Accepted:
+        """What a seat's latest command keeps for its retry: all but the envelopes.  Each
+        envelope holds the whole published batch it belongs to (a protobuf sub-message
+        keeps its parent's arena, ~3 KB resident per batch); a retry's reply converts the
+        events again, as one does for a command committed before a restart."""
+        return dataclasses.replace(self, envelopes=())
 
 
 @dataclass(frozen=True, slots=True)
