@@ -10,6 +10,7 @@ from typing import Any, cast
 from frontier.engine import initial_state, legal_commands, make_config, to_act
 from frontier.engine.decide import execute
 from frontier.runtime.bus import Bus, StoredBatch
+from frontier.runtime.matches import apply_batch
 from frontier.runtime.projection import Projections
 from frontier.v1 import events_pb2
 from frontier.wire.convert import event_to_proto
@@ -26,14 +27,23 @@ class MemoryBus:
             "config": make_config(seed=seed, lineup=LINEUP).model_dump()
         }
         self.batches: list[events_pb2.EventBatch] = []
+        self.reads: list[str] = []  # what was read besides the record
 
     async def get_match(self, match_id: str) -> dict[str, object] | None:
         return self.record if match_id == self.match_id else None
 
     async def get_snapshot(self, match_id: str) -> bytes | None:
+        self.reads.append("snapshot")
         return None
 
     async def iter_batches(self, match_id: str, after: int = 0) -> AsyncIterator[StoredBatch]:
+        self.reads.append("stream")
+        for seq, batch in enumerate(self.batches, start=1):
+            if seq > after:
+                yield StoredBatch(seq, batch)
+
+    async def batches_after(self, match_id: str, after: int = 0) -> AsyncIterator[StoredBatch]:
+        self.reads.append("catch-up")
         for seq, batch in enumerate(self.batches, start=1):
             if seq > after:
                 yield StoredBatch(seq, batch)
@@ -88,13 +98,19 @@ def test_lobby_noise_is_ignored() -> None:
     assert not projections._warming
 
 
-async def _ended_scenario() -> None:
-    match_id = "m" * 32
+async def _announced(match_id: str) -> tuple[MemoryBus, Projections]:
+    """A service not following NATS, once the lobby announced ``match_id``."""
     bus = MemoryBus(match_id, seed=9)
     projections = Projections(cast(Bus, bus), wait_s=0, follows=False)
     projections.on_lobby({"event": "created", "match_id": match_id})
     await asyncio.sleep(0)
     await asyncio.gather(*projections._warming)
+    return bus, projections
+
+
+async def _ended_scenario() -> None:
+    match_id = "m" * 32
+    bus, projections = await _announced(match_id)
     played = _play(seed=9)
     bus.batches.extend(played[:-1])  # a service not following NATS never sees the last one
     assert (await projections.at(match_id, played[-2].envelopes[-1].seq)).version > 0
@@ -107,3 +123,26 @@ async def _ended_scenario() -> None:
 
 def test_the_lobby_notice_of_its_end_drops_a_match_the_service_does_not_follow() -> None:
     asyncio.run(_ended_scenario())
+
+
+async def _announced_scenario() -> None:
+    match_id = "m" * 32
+    bus, projections = await _announced(match_id)
+    assert projections.known()[match_id].version == 0
+    assert bus.reads == []  # a match just created: its record is all there is to read
+    # the notice came late: batches were committed meanwhile, and the first request
+    # (bringing no tail) reads them from the stream
+    played = _play(seed=9)
+    bus.batches.extend(played[:3])
+    version = played[2].envelopes[-1].seq
+    state = await projections.at(match_id, version)
+    assert state.version == version
+    assert bus.reads == ["catch-up"]
+    expected = initial_state(make_config(seed=9, lineup=LINEUP))
+    for batch in played[:3]:
+        apply_batch(expected, batch)
+    assert state == expected
+
+
+def test_a_match_the_lobby_announces_starts_from_its_record_alone() -> None:
+    asyncio.run(_announced_scenario())

@@ -37,7 +37,7 @@ async def run(
     projections = Projections(bus, settings.catch_up_wait_s, follows)
     if scoreboard is None:
         if follows:  # else the batches come with the requests (see projection.py)
-            await bus.follow_all(projections.on_batch)
+            projections.wake = (await bus.follow_all(projections.on_batch)).poke
     else:
         # one subscription feeds both: each NATS delivery costs a decode, so not two of them
         board = scoreboard
@@ -46,7 +46,9 @@ async def run(
             await projections.on_batch(stream_seq, batch)
             await board.on_batch(stream_seq, batch)
 
-        await bus.follow_all(both)
+        follower = await bus.follow_all(both)
+        projections.wake = follower.poke
+        board.catch_up = follower.sync
     await bus.follow_lobby(projections.on_lobby)
     core = DomainCore(domain, projections)
     await serve(

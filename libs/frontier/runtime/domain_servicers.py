@@ -107,7 +107,7 @@ def _with_scoring(servicer: Any, core: DomainCore, scoreboard: Scoreboard) -> An
     async def get_scoreboard(
         self: Any, request: Any, context: GrpcContext
     ) -> scoring_pb2.GetScoreboardResponse:
-        return scoring_pb2.GetScoreboardResponse(matches=scoreboard.rows())
+        return scoring_pb2.GetScoreboardResponse(matches=await scoreboard.current())
 
     cls = type(
         "ScoringServicer",

@@ -73,13 +73,27 @@ def apply_envelopes(state: State, envelopes: Iterable[events_pb2.EventEnvelope])
         evolve(state, event_from_proto(env.event))
 
 
+def record_config(record: dict[str, object]) -> MatchConfig:
+    """The match's configuration (with its secret seed) from its registry record."""
+    raw_config = record["config"]
+    assert isinstance(raw_config, dict)
+    return make_config(**raw_config)
+
+
+async def new_match_state(bus: Bus, match_id: str) -> State | None:
+    """The state of a match just created (its record alone: no snapshot, no batch is
+    read).  For a domain service told of a new match by the lobby, which has nothing to
+    read yet; were it late, its requests bring the batches or it reads them (projection.py).
+    Two JetStream reads fewer than :func:`load_match` per match and service."""
+    record = await bus.get_match(match_id)
+    return None if record is None else initial_state(record_config(record))
+
+
 async def load_match(bus: Bus, match_id: str, use_snapshot: bool = True) -> LoadedMatch | None:
     record = await bus.get_match(match_id)
     if record is None:
         return None
-    raw_config = record["config"]
-    assert isinstance(raw_config, dict)
-    config = make_config(**raw_config)
+    config = record_config(record)
     tokens = record.get("tokens", {})
     assert isinstance(tokens, dict)
     snap: Snapshot | None = None

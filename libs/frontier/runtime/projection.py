@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import grpc
@@ -39,7 +39,7 @@ from frontier.v1 import events_pb2
 
 from .bus import Bus
 from .errors import ServiceError, not_found
-from .matches import apply_batch, apply_envelopes, load_match
+from .matches import apply_batch, apply_envelopes, load_match, new_match_state
 from .metrics import CATCH_UPS
 
 log = logging.getLogger("frontier.projection")
@@ -61,6 +61,9 @@ class Projections:
         self._by_match: dict[str, Projection] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._warming: set[asyncio.Task[Projection]] = set()
+        # asks the stream follower for its next round now (follow.py), for a request that
+        # waits for a batch; set once the follower runs
+        self.wake: Callable[[], None] | None = None
 
     async def on_batch(self, stream_seq: int, batch: events_pb2.EventBatch) -> None:
         if batch.abandoned:  # the match ended unplayed: nothing will ask for it again
@@ -92,13 +95,14 @@ class Projections:
             return
         event = notice.get("event")
         if event == "created" and match_id not in self._by_match:
-            self._warm(match_id)
+            self._warm(match_id, fresh=True)
         elif event == "ended":
             self._by_match.pop(match_id, None)
 
-    def _warm(self, match_id: str) -> None:
-        """Build the projection in the background (the NATS callback must not wait)."""
-        task = asyncio.ensure_future(self._get(match_id))
+    def _warm(self, match_id: str, fresh: bool = False) -> None:
+        """Build the projection in the background (the NATS callback must not wait);
+        ``fresh``: the match was just created, so there is nothing to read but its record."""
+        task = asyncio.ensure_future(self._get(match_id, fresh))
         self._warming.add(task)
         task.add_done_callback(self._warmed)
 
@@ -108,7 +112,7 @@ class Projections:
             # the first request builds it again, and reports the error if it persists
             log.warning("could not start a projection", exc_info=task.exception())
 
-    async def _get(self, match_id: str) -> Projection:
+    async def _get(self, match_id: str, fresh: bool = False) -> Projection:
         p = self._by_match.get(match_id)
         if p is not None:
             return p
@@ -117,16 +121,24 @@ class Projections:
             async with lock:
                 p = self._by_match.get(match_id)
                 if p is None:
-                    loaded = await load_match(self.bus, match_id)
-                    if loaded is None:
-                        raise not_found(match_id)
-                    p = Projection(loaded.state, loaded.stream_seq)
+                    p = await self._load(match_id, fresh)
                     if not p.state.over:  # a finished match is not kept (see above)
                         self._by_match[match_id] = p
         finally:
             if not lock.locked() and self._loading.get(match_id) is lock:
                 del self._loading[match_id]
         return p
+
+    async def _load(self, match_id: str, fresh: bool) -> Projection:
+        if fresh:
+            state = await new_match_state(self.bus, match_id)
+            if state is None:
+                raise not_found(match_id)
+            return Projection(state, 0)
+        loaded = await load_match(self.bus, match_id)
+        if loaded is None:
+            raise not_found(match_id)
+        return Projection(loaded.state, loaded.stream_seq)
 
     async def at(
         self,
@@ -148,6 +160,8 @@ class Projections:
                     p.stream_seq = max(p.stream_seq, tail_stream_seq)
                 p.changed.notify_all()
         if p.state.version < version and self.wait_s > 0:
+            if self.wake is not None:
+                self.wake()
             async with p.changed:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(
@@ -156,11 +170,13 @@ class Projections:
         if p.state.version < version:
             CATCH_UPS.inc()
             async with p.changed:
-                async for stored in self.bus.iter_batches(match_id, p.stream_seq):
-                    apply_batch(p.state, stored.batch)
-                    p.stream_seq = stored.stream_seq
-                    if p.state.version >= version:
-                        break
+                batches = self.bus.batches_after(match_id, p.stream_seq)
+                async with contextlib.aclosing(batches):
+                    async for stored in batches:
+                        apply_batch(p.state, stored.batch)
+                        p.stream_seq = stored.stream_seq
+                        if p.state.version >= version:
+                            break
                 p.changed.notify_all()
         if p.state.version < version:
             raise ServiceError(
