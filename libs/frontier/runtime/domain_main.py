@@ -7,6 +7,7 @@ import asyncio
 from frontier.engine.domains import Domain
 from frontier.v1 import events_pb2
 
+from . import gc_policy
 from .bus import Bus
 from .domain import DomainCore
 from .domain_servicers import full_name, register
@@ -51,6 +52,9 @@ async def run(
         board.catch_up = follower.sync
     await bus.follow_lobby(projections.on_lobby)
     core = DomainCore(domain, projections)
+    # start-up is over: what it built stays frozen, and each call's cyclic garbage (asyncio
+    # futures, protobuf wrappers) is swept in fewer passes, as in the orchestrator
+    gc_policy.tune(settings.gc_young_threshold)
     await serve(
         domain.value,
         settings,

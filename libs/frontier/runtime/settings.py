@@ -73,6 +73,13 @@ class TlsSettings(BaseSettings):
 class ServiceSettings(TlsSettings):
     """Settings every Frontier service reads."""
 
+    gc_young_threshold: int = Field(
+        default=10_000,
+        ge=0,
+        description="allocations between two young garbage collections, after freezing "
+        "what start-up built (runtime/gc_policy.py); 0 keeps CPython's defaults",
+    )
+
     host: str = Field(default="127.0.0.1", description="address to listen on")
     port: int = Field(default=0, ge=0, le=65535, description="0 = the service's default")
     nats_url: str = Field(
@@ -146,12 +153,6 @@ class ServiceSettings(TlsSettings):
 class OrchestratorSettings(ServiceSettings):
     """The orchestrator also needs the domain services' addresses."""
 
-    gc_young_threshold: int = Field(
-        default=10_000,
-        ge=0,
-        description="allocations between two young garbage collections, after freezing "
-        "what start-up built (runtime/gc_policy.py); 0 keeps CPython's defaults",
-    )
     map_url: str = "127.0.0.1:50052"
     combat_url: str = "127.0.0.1:50053"
     crafting_url: str = "127.0.0.1:50054"
