@@ -42,9 +42,7 @@ _WIRE: dict[Seat, dict[str, types_pb2.LegalCommand]] = {}
 def wire_of(cmd: Command, key: str) -> types_pb2.LegalCommand:
     """``cmd`` as a protobuf ``LegalCommand`` with id ``key`` (its ``key()``), shared: the
     caller copies it into its message (as protobuf does) and never changes it."""
-    kept = _WIRE.get(cmd.seat)
-    if kept is None:
-        kept = _WIRE[cmd.seat] = {}
+    kept = _kept_for(cmd.seat)
     message = kept.get(key)
     if message is None:
         message = _keep(kept, cmd, key)
@@ -54,6 +52,14 @@ def wire_of(cmd: Command, key: str) -> types_pb2.LegalCommand:
 def forget_wire() -> None:
     """Drop every kept ``LegalCommand`` (tests)."""
     _WIRE.clear()
+
+
+def _kept_for(seat: Seat) -> dict[str, types_pb2.LegalCommand]:
+    """``seat``'s kept messages by legal id (created empty on first use)."""
+    kept = _WIRE.get(seat)
+    if kept is None:
+        kept = _WIRE[seat] = {}
+    return kept
 
 
 def _keep(
@@ -94,9 +100,7 @@ class SeatLegal:
                 return self._wire
             # one seat's list (legal_commands(state, seat)): one lookup of the seat's
             # messages, then one of each id
-            kept = _WIRE.get(self.commands[0].seat)
-            if kept is None:
-                kept = _WIRE[self.commands[0].seat] = {}
+            kept = _kept_for(self.commands[0].seat)
             out: list[types_pb2.LegalCommand] = []
             for key, cmd in zip(self.keys, self.commands, strict=True):
                 message = kept.get(key)
