@@ -107,11 +107,11 @@ class SeatState:
             self.seat,
             self.faction,
             self.character,
-            list(self.hand),
-            list(self.play_area),
-            list(self.crafted_items),
+            self.hand.copy(),
+            self.play_area.copy(),
+            self.crafted_items.copy(),
             self.vp,
-            dict(self.supply),
+            self.supply.copy(),
             self.extra.clone() if self.extra is not None else None,
         )
 
@@ -179,40 +179,43 @@ class State:
         return self.step.split(".", 1)[0]
 
     def clone(self) -> State:
+        # Positional, in field order (tests/unit/test_state_clone.py checks the order), and
+        # ``.copy()`` rather than ``dict()``/``list()``: a clone is taken per decide call in
+        # every domain service and per command in the orchestrator.
         return State(
-            lineup=self.lineup,
-            options=self.options,
-            order=self.order,
-            rng=self.rng,
-            suits=self.suits,
-            seats={s: st.clone() for s, st in self.seats.items()},
-            pieces={
-                c: {s: dict(kinds) for s, kinds in per_seat.items()}
+            self.lineup,
+            self.options,
+            self.order,
+            self.rng,
+            self.suits,
+            {s: st.clone() for s, st in self.seats.items()},
+            {
+                c: {s: kinds.copy() for s, kinds in per_seat.items()}
                 for c, per_seat in self.pieces.items()
             },
-            deck=list(self.deck),
-            discard=list(self.discard),
-            stock={m: dict(items) for m, items in self.stock.items()},
-            ruins={c: list(items) for c, items in self.ruins.items()},
-            scores=dict(self.scores),
-            round=self.round,
-            turn_seat=self.turn_seat,
-            step=self.step,
-            actions=self.actions,
-            march_left=self.march_left,
-            used=dict(self.used),
-            decisions=[d.clone() for d in self.decisions],
-            battle=self.battle.clone() if self.battle else None,
-            known_hands={v: dict(k) for v, k in self.known_hands.items()},
-            dropped={c: list(items) for c, items in self.dropped.items()},
-            carried={
-                c: {s: list(items) for s, items in per_seat.items()}
+            self.deck.copy(),
+            self.discard.copy(),
+            {m: items.copy() for m, items in self.stock.items()},
+            {c: items.copy() for c, items in self.ruins.items()},
+            self.scores.copy(),
+            self.round,
+            self.turn_seat,
+            self.step,
+            self.actions,
+            self.march_left,
+            self.used.copy(),
+            [d.clone() for d in self.decisions],
+            self.battle.clone() if self.battle else None,
+            {v: k.copy() for v, k in self.known_hands.items()},
+            {c: items.copy() for c, items in self.dropped.items()},
+            {
+                c: {s: items.copy() for s, items in per_seat.items()}
                 for c, per_seat in self.carried.items()
             },
-            crate=list(self.crate),
-            quests=list(self.quests),
-            quest_deck=list(self.quest_deck),
-            winner=self.winner,
-            end_reason=self.end_reason,
-            version=self.version,
+            self.crate.copy(),
+            self.quests.copy(),
+            self.quest_deck.copy(),
+            self.winner,
+            self.end_reason,
+            self.version,
         )

@@ -66,10 +66,11 @@ def apply_envelopes(state: State, envelopes: Iterable[events_pb2.EventEnvelope])
     holds): a request's committed tail is folded as it came, with no batch built around
     it (which would copy every envelope)."""
     for env in envelopes:
-        if env.seq <= state.version:
+        seq = env.seq  # each protobuf field read is a call: read it once
+        if seq <= state.version:
             continue
-        if env.seq != state.version + 1:
-            raise RuntimeError(f"gap in the event stream: have {state.version}, got {env.seq}")
+        if seq != state.version + 1:
+            raise RuntimeError(f"gap in the event stream: have {state.version}, got {seq}")
         evolve(state, event_from_proto(env.event))
 
 
