@@ -19,13 +19,14 @@ from frontier.engine.decide import execute
 from frontier.engine.lineup import default_lineup
 from frontier.engine.model import Command, CommandKind, Event, EventKind, Seat
 from frontier.play.match_runner import seat_bots
-from frontier.v1 import types_pb2
+from frontier.v1 import domain_pb2, types_pb2
 from frontier.wire import (
     command_from_proto,
     command_to_proto,
     convert,
     event_from_proto,
     event_to_proto,
+    events_into_proto,
 )
 
 
@@ -114,3 +115,21 @@ def test_a_record_whose_constructor_reorders_its_fields_is_refused() -> None:
 
     with pytest.raises(TypeError, match=r"Swapped.__init__ does not take \['clearing', 'to'\]"):
         convert._Codec(Swapped, types_pb2.Command)
+
+
+def test_events_written_in_place_match_the_built_messages() -> None:
+    events, _ = playout(11)
+    reply = domain_pb2.DomainEvents(replica="r")
+    events_into_proto(events[:200], reply.events)
+    built = domain_pb2.DomainEvents(events=[event_to_proto(e) for e in events[:200]], replica="r")
+    assert reply.SerializeToString() == built.SerializeToString()
+
+
+def test_an_unencodable_event_written_in_place_appends_nothing() -> None:
+    reply = domain_pb2.DomainEvents()
+    events_into_proto([Event(EventKind.SCORED, seat="A1", amount=2)], reply.events)
+    before = reply.SerializeToString()
+    bad = [Event(EventKind.ROUND_STARTED, count=2), Event(EventKind.SCORED, text="\ud800")]
+    with pytest.raises(convert.WireError, match="cannot encode"):
+        events_into_proto(bad, reply.events)
+    assert reply.SerializeToString() == before

@@ -29,7 +29,7 @@ from frontier.wire.convert import (
     command_from_proto,
     enum_from_proto,
     event_from_proto,
-    event_to_proto,
+    events_into_proto,
 )
 from frontier.wire.labels import legal_command_to_proto
 
@@ -131,7 +131,9 @@ class DomainCore:
 
 
 def events_message(events: list[Event], replica: str = "") -> domain_pb2.DomainEvents:
-    return domain_pb2.DomainEvents(events=[event_to_proto(e) for e in events], replica=replica)
+    message = domain_pb2.DomainEvents(replica=replica)
+    events_into_proto(events, message.events)  # written in place, not built and copied
+    return message
 
 
 __all__ = ["Command", "DomainCore", "events_message", "grpc_errors"]

@@ -12,6 +12,7 @@ from frontier.wire.convert import (
     enum_to_proto,
     event_from_proto,
     event_to_proto,
+    events_into_proto,
     proto_enum_prefix,
 )
 
@@ -23,5 +24,6 @@ __all__ = [
     "enum_to_proto",
     "event_from_proto",
     "event_to_proto",
+    "events_into_proto",
     "proto_enum_prefix",
 ]

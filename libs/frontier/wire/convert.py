@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from enum import StrEnum
 from functools import cache
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -39,6 +39,7 @@ from frontier.v1 import types_pb2
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
     from google._upb._message import FieldDescriptor as _UpbFieldDescriptor
+    from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
 
 __all__ = [
     "WireError",
@@ -48,6 +49,7 @@ __all__ = [
     "enum_to_proto",
     "event_from_proto",
     "event_to_proto",
+    "events_into_proto",
     "proto_enum_prefix",
 ]
 
@@ -190,7 +192,9 @@ class _Codec(Generic[_R, _M]):
             _plan_field(record, n, hints[n], descriptor.fields_by_name[n]) for n in names
         )
         _check_positional(record, self.fields)
-        self.to_proto: Callable[[_R], _M] = _generate_to_proto(self)
+        self.to_proto: Callable[[_R], _M]
+        self.into: Callable[[_R, _M], None]
+        self.to_proto, self.into = _generate_to_proto(self)
         self.from_proto: Callable[[Message], _R] = _generate_from_proto(self)
 
     def checked_to_proto(self, record: _R) -> _M:
@@ -257,8 +261,16 @@ def _generate(name: str, lines: list[str], namespace: dict[str, Any]) -> Callabl
     return function
 
 
-def _generate_to_proto(codec: _Codec[Any, Any]) -> Callable[[Any], Any]:
-    """``def to_proto(r)``: the same message as :meth:`_Codec.checked_to_proto`.
+class _OffPath(Exception):
+    """Raised inside a generated encoder: this value takes the checked path."""
+
+
+def _generate_to_proto(
+    codec: _Codec[Any, Any],
+) -> tuple[Callable[[Any], Any], Callable[[Any, Any], None]]:
+    """``def to_proto(r)``, the same message as :meth:`_Codec.checked_to_proto`, and
+    ``def into(r, m)``, which writes it into the empty message ``m`` (an entry just added to
+    a repeated field: no message built and then copied into its parent).
 
     It sets the fields of an empty message one by one (~40% cheaper than protobuf's keyword
     constructor) and leaves defaults out; a value of an unexpected type takes the checked
@@ -267,6 +279,7 @@ def _generate_to_proto(codec: _Codec[Any, Any]) -> Callable[[Any], Any]:
         "_record": codec.record,
         "_message": codec.message,
         "_checked": codec.checked_to_proto,
+        "_OffPath": _OffPath,
     }
     body = []
     for i, f in enumerate(codec.fields):
@@ -274,30 +287,39 @@ def _generate_to_proto(codec: _Codec[Any, Any]) -> Callable[[Any], Any]:
         if f.enum is not None:
             ns[f"_type{i}"], ns[f"_num{i}"] = f.enum.engine_enum, f.enum.to_number
         if f.repeated:
-            body.append("if type(v) is not tuple: return _checked(r)")
+            body.append("if type(v) is not tuple: raise _OffPath")
             if f.enum is not None:
-                body.append(f"if any(type(x) is not _type{i} for x in v): return _checked(r)")
+                body.append(f"if any(type(x) is not _type{i} for x in v): raise _OffPath")
                 body.append(f"if v: m.{f.name}.extend([_num{i}[x] for x in v])")
             else:
                 body.append(f"if v: m.{f.name}.extend(v)")
         elif f.enum is not None:
-            body.append(f"if type(v) is not _type{i}: return _checked(r)")
+            body.append(f"if type(v) is not _type{i}: raise _OffPath")
             body.append(f"m.{f.name} = _num{i}[v]")
         else:
             ns[f"_item{i}"] = f.item
             body.append(f"if v: m.{f.name} = v")
-            body.append(f"elif type(v) is not _item{i}: return _checked(r)")
-    lines = [
+            body.append(f"elif type(v) is not _item{i}: raise _OffPath")
+    off = "    except (_OffPath, KeyError, TypeError, ValueError):"  # the checked path says why
+    to_proto = [
         "def to_proto(r):",
         "    if type(r) is not _record: return _checked(r)",
         "    m = _message()",
         "    try:",
         *("        " + line for line in body),
-        "    except (KeyError, TypeError, ValueError):",  # the checked path says why
+        off,
         "        return _checked(r)",
         "    return m",
     ]
-    return _generate("to_proto", lines, ns)
+    into = [
+        "def into(r, m):",
+        "    if type(r) is not _record: return m.CopyFrom(_checked(r))",
+        "    try:",
+        *("        " + line for line in body),
+        off,
+        "        m.CopyFrom(_checked(r))",
+    ]
+    return _generate("to_proto", to_proto, ns), _generate("into", into, ns)
 
 
 def _generate_from_proto(codec: _Codec[Any, Any]) -> Callable[[Message], Any]:
@@ -348,6 +370,23 @@ def command_from_proto(msg: types_pb2.Command) -> Command:
 def event_to_proto(event: Event) -> types_pb2.Event:
     """Engine :class:`Event` -> ``frontier.v1.Event``."""
     return _EVENT.to_proto(event)
+
+
+def events_into_proto(
+    events: Iterable[Event], target: RepeatedCompositeFieldContainer[types_pb2.Event]
+) -> None:
+    """Append each engine event's ``frontier.v1.Event`` to the repeated field ``target``,
+    written in place: ``Parent(events=[event_to_proto(e) ...])`` builds each message and then
+    copies it into the parent, which costs as much again as converting it.  On a
+    :class:`WireError` nothing is appended."""
+    start = len(target)
+    into, add = _EVENT.into, target.add
+    try:
+        for event in events:
+            into(event, add())
+    except WireError:
+        del target[start:]
+        raise
 
 
 def event_from_proto(msg: types_pb2.Event) -> Event:
