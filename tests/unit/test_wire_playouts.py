@@ -9,7 +9,9 @@ types), and the bytes must read back as the record, for each lineup's factions.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
+import typing
+from typing import Any
 
 import pytest
 
@@ -79,42 +81,21 @@ def test_unset_enum_on_the_fast_path_still_names_the_field() -> None:
 def test_a_record_whose_constructor_reorders_its_fields_is_refused() -> None:
     # the generated decoder builds records positionally: a constructor taking the fields in
     # another order than they are declared would silently swap values, so the codec refuses it
+    names = [f.name for f in dataclasses.fields(Command)]
+    hints = typing.get_type_hints(Command)
+    order = names.copy()
+    i, j = order.index("clearing"), order.index("to")
+    order[i], order[j] = order[j], order[i]
 
-    @dataclass(init=False)
-    class Swapped:
-        kind: CommandKind
-        seat: Seat
-        clearing: str = ""
-        to: str = ""
-        count: int = 0
-        target: str = ""
-        piece: str = ""
-        cards: tuple[str, ...] = field(default=())
-        clearings: tuple[str, ...] = field(default=())
+    def init(self: Any, *values: Any) -> None:
+        for name, value in zip(order, values, strict=True):
+            setattr(self, name, value)
 
-        def __init__(
-            self,
-            kind: CommandKind,
-            seat: Seat,
-            to: str = "",
-            clearing: str = "",
-            count: int = 0,
-            target: str = "",
-            piece: str = "",
-            cards: tuple[str, ...] = (),
-            clearings: tuple[str, ...] = (),
-        ) -> None:
-            self.kind, self.seat, self.clearing, self.to, self.count = (
-                kind,
-                seat,
-                clearing,
-                to,
-                count,
-            )
-            self.target, self.piece, self.cards, self.clearings = target, piece, cards, clearings
-
+    swapped = dataclasses.make_dataclass(
+        "Swapped", [(n, hints[n]) for n in names], init=False, namespace={"__init__": init}
+    )
     with pytest.raises(TypeError, match=r"Swapped.__init__ does not take \['clearing', 'to'\]"):
-        convert._Codec(Swapped, types_pb2.Command)
+        convert._Codec(swapped, types_pb2.Command)
 
 
 def test_events_written_in_place_match_the_built_messages() -> None:
