@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Micro-benchmark of what every service does per committed batch and per decide call.
 
-``python bench/wire.py [--matches N] [--repeat R] [--json]``: plays N random-bot matches of
-the default lineup in-process (seeds 1000..), keeping each command's events, then times,
+``python bench/wire.py [--matches N] [--repeat R] [--lineup L] [--json]``: plays N random-bot
+matches (the default lineup; ``frontier bench stack`` plays ``A=marquise;B=marquise``)
+in-process (seeds 1000..), keeping each command's events, then times,
 with the garbage collector off, per item (each item's fastest of 4R calls, averaged):
 
 * ``fold_us_per_batch``: one command's events as committed envelopes folded into a state
@@ -74,6 +75,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=4)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--lineup", default=None, help="lineup (the default lineup)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
@@ -82,7 +84,7 @@ def main(argv: list[str]) -> int:
     states: list[State] = []  # every state a match went through, before each command
     per_match: list[list[list[events_pb2.EventEnvelope]]] = []
     for i in range(args.matches):
-        config = make_config(seed=1000 + i, lineup=default_lineup())
+        config = make_config(seed=1000 + i, lineup=args.lineup or default_lineup())
         state = initial_state(config)
         bots = seat_bots(config, lambda s: make_bot("random", s))
         match_batches: list[list[events_pb2.EventEnvelope]] = []

@@ -1,5 +1,5 @@
-"""``State.clone`` is a complete, deep copy: every field, in its place, sharing nothing a
-rule may change.
+"""``State.clone`` is a complete copy: every field, in its place, sharing nothing a rule
+may change in place (``pieces``' per-clearing dicts are shared, and copied on write).
 
 Why these tests: ``clone`` builds the new state positionally (it runs per decide call in
 every domain service), so two fields of one type swapped in the call would go unnoticed by
@@ -14,9 +14,11 @@ import dataclasses
 from frontier.bots import make_bot
 from frontier.engine import initial_state, legal_commands, make_config, to_act
 from frontier.engine.decide import execute
+from frontier.engine.evolve import evolve
 from frontier.engine.hashing import state_hash
 from frontier.engine.lineup import default_lineup
-from frontier.engine.model import Item, Seat, Team
+from frontier.engine.model import Event, EventKind, Item, Seat, Team
+from frontier.engine.pieces import WARRIOR
 from frontier.engine.state import Battle, Decision, DroppedItem, State
 from frontier.play.match_runner import seat_bots
 
@@ -66,10 +68,6 @@ def test_clone_shares_nothing_a_rule_may_change() -> None:
     state = distinct(played(1001, 80))
     before = state_hash(state)
     clone = state.clone()
-    per_seat = next(p for p in clone.pieces.values() if p)
-    seat, kinds = next(iter(per_seat.items()))
-    kinds["warrior"] = kinds.get("warrior", 0) + 5
-    per_seat[Seat.B3 if seat is not Seat.B3 else Seat.A1] = {"warrior": 1}
     for seat_state in clone.seats.values():
         seat_state.hand.append("stolen")
         seat_state.supply["warrior"] = -1
@@ -93,6 +91,40 @@ def test_clone_shares_nothing_a_rule_may_change() -> None:
     clone.quest_deck.clear()
     assert state_hash(state) == before
     assert state_hash(clone) != before
+
+
+def test_pieces_are_copied_on_write() -> None:
+    # a clone shares the clearings' dicts; evolve's piece handlers replace the ones they
+    # change, in the state they change, so neither the original nor the clone sees the other
+    state = played(1003, 40)
+    clone = state.clone()
+    assert all(clone.pieces[c] is state.pieces[c] for c in state.pieces)
+    clearing, seat, warriors = next(
+        (c, s, k[WARRIOR])
+        for c, p in state.pieces.items()
+        for s, k in p.items()
+        if k.get(WARRIOR, 0) >= 2
+    )
+    to = next(c for c in state.pieces if c != clearing)
+    there = state.pieces[to].get(seat, {}).get(WARRIOR, 0)
+    state.seats[seat].supply[WARRIOR] = 3  # enough in supply for the placement below
+    original = {c: {s: dict(k) for s, k in p.items()} for c, p in state.pieces.items()}
+    before = state_hash(state)
+    mine = state.clone()
+    placed = Event(EventKind.PIECES_PLACED, seat.value, to, piece=WARRIOR, count=3)
+    moved = Event(EventKind.PIECES_MOVED, seat.value, clearing, to, 2, piece=WARRIOR)
+    removed = Event(EventKind.PIECES_REMOVED, seat.value, to, count=1, piece=WARRIOR)
+    for event in (placed, moved, removed):
+        evolve(mine, event)
+    assert state_hash(state) == before
+    assert state.pieces == original
+    assert mine.pieces[to][seat][WARRIOR] == there + 3 + 2 - 1
+    assert mine.pieces[clearing][seat][WARRIOR] == warriors - 2
+    # and the other way round: evolving the original leaves the clone as it was
+    mine_hash = state_hash(mine)
+    evolve(state, placed)
+    assert state_hash(mine) == mine_hash
+    assert state.pieces[to][seat][WARRIOR] == there + 3
 
 
 def test_clones_along_a_match_equal_their_originals() -> None:

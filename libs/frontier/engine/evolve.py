@@ -69,32 +69,48 @@ def _card_given(state: State, e: Event) -> None:
         state.seats[receiver].hand.append(cid)
 
 
+# Copy-on-write: a clone shares the per-clearing dicts of ``State.pieces`` with the state it
+# was taken from (``State.clone``), so these four handlers, the only writers of pieces,
+# never change one in place: they put a changed copy of the clearing's dict, and of the
+# seat's, in its place.
+
+
+def _with_kinds(state: State, clearing: str, seat: Seat) -> dict[str, int]:
+    """A fresh copy of ``seat``'s piece counts in ``clearing``, put in place of the shared
+    one (in a fresh copy of the clearing's dict), for the caller to change."""
+    per_seat = dict(state.pieces[clearing])
+    held = per_seat.get(seat)
+    kinds = per_seat[seat] = dict(held) if held is not None else {}
+    state.pieces[clearing] = per_seat
+    return kinds
+
+
 def _pieces_placed(state: State, e: Event) -> None:
     seat = _seat(e.seat)
     supply = state.seats[seat].supply
     if supply.get(e.piece, 0) < e.count:
         raise CorruptEvent(f"{seat} has no {e.count} {e.piece} in supply")
     supply[e.piece] -= e.count
-    kinds = state.pieces[e.clearing].setdefault(seat, {})
+    kinds = _with_kinds(state, e.clearing, seat)
     kinds[e.piece] = kinds.get(e.piece, 0) + e.count
 
 
 def _pieces_moved(state: State, e: Event) -> None:
     seat = _seat(e.seat)
-    origin = state.pieces[e.clearing][seat]
-    if origin.get(e.piece, 0) < e.count:
+    if state.pieces[e.clearing][seat].get(e.piece, 0) < e.count:
         raise CorruptEvent(f"{seat} has no {e.count} {e.piece} in {e.clearing}")
+    origin = _with_kinds(state, e.clearing, seat)
     origin[e.piece] -= e.count
-    dest = state.pieces[e.to].setdefault(seat, {})
+    dest = _with_kinds(state, e.to, seat)
     dest[e.piece] = dest.get(e.piece, 0) + e.count
 
 
 def _pieces_removed(state: State, e: Event) -> None:
     seat = _seat(e.seat)
-    kinds = state.pieces[e.clearing].get(seat, {})
-    if kinds.get(e.piece, 0) < e.count:
+    held = state.pieces[e.clearing].get(seat)
+    if held is None or held.get(e.piece, 0) < e.count:
         raise CorruptEvent(f"{seat} has no {e.count} {e.piece} in {e.clearing}")
-    kinds[e.piece] -= e.count
+    _with_kinds(state, e.clearing, seat)[e.piece] -= e.count
     if e.piece != KEEP:  # the keep is removed permanently
         supply = state.seats[seat].supply
         supply[e.piece] = supply.get(e.piece, 0) + e.count
@@ -106,7 +122,7 @@ def _pieces_removed(state: State, e: Event) -> None:
 def _wood_spent(state: State, e: Event) -> None:
     seat = _seat(e.seat)
     for clearing in e.clearings:
-        state.pieces[clearing][seat]["wood"] -= 1
+        _with_kinds(state, clearing, seat)["wood"] -= 1
         state.seats[seat].supply["wood"] += 1
 
 

@@ -3,7 +3,8 @@
 Why mutable dataclasses rather than frozen ones: a match applies thousands of events and
 copying the whole board on each would dominate the run time.  Purity is kept at the API
 edge instead: ``decide`` works on a private :meth:`State.clone`, and the only writer of a
-live state is ``evolve``.  ``clone`` is hand-written (not ``copy.deepcopy``) for speed.
+live state is ``evolve``.  ``clone`` is hand-written (not ``copy.deepcopy``) for speed, and
+shares what is copied on write instead (``State.pieces``' per-clearing dicts).
 """
 
 from __future__ import annotations
@@ -146,7 +147,10 @@ class State:
     rng: int
     suits: dict[str, str]  # clearing -> suit (Autumn printed, Winter seeded: R5)
     seats: dict[Seat, SeatState]
-    pieces: Pieces  # clearing -> seat -> piece kind -> count
+    # clearing -> seat -> piece kind -> count.  Copy-on-write: a clone shares the clearings'
+    # dicts (copying them was three quarters of a clone), so they are never changed in place;
+    # evolve's piece handlers, the only writers, replace a clearing's dict and its seat's.
+    pieces: Pieces
     deck: list[str]  # top of the deck is the END of the list
     discard: list[str]
     stock: dict[str, dict[Item, int]]  # map -> crafting item stock (R10)
@@ -189,10 +193,7 @@ class State:
             self.rng,
             self.suits,
             {s: st.clone() for s, st in self.seats.items()},
-            {
-                c: {s: kinds.copy() for s, kinds in per_seat.items()}
-                for c, per_seat in self.pieces.items()
-            },
+            self.pieces.copy(),  # the clearings' dicts are shared: see ``pieces``
             self.deck.copy(),
             self.discard.copy(),
             {m: items.copy() for m, items in self.stock.items()},
