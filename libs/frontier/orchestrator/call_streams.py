@@ -79,8 +79,12 @@ class CallStream:
         self.open = True  # takes new calls
         self._pending: dict[int, asyncio.Future[domain_pb2.ExchangeResponse]] = {}
         self._ids = itertools.count(1)
-        self._write_lock = asyncio.Lock()
         self._unsupported = on_unsupported
+        # the stream's one writer: callers queue their messages and wait only for their
+        # replies, so a write held up (HTTP/2 flow control, a stalled peer) never keeps a
+        # call past its deadline; None half-closes the stream (retire)
+        self._outbox: asyncio.Queue[domain_pb2.ExchangeRequest | None] = asyncio.Queue()
+        self._writer = asyncio.ensure_future(self._write())
         self._reader = asyncio.ensure_future(self._read())
         self.ended: asyncio.Future[None] = self._reader
 
@@ -93,17 +97,16 @@ class CallStream:
         future: asyncio.Future[domain_pb2.ExchangeResponse] = loop.create_future()
         self._pending[call_id] = future
         expiry = loop.call_later(timeout, _expire, future, timeout)
-        message = domain_pb2.ExchangeRequest(
-            id=call_id,
-            method=method,
-            request=request,
-            timeout_ms=max(1, int(timeout * 1000)),
-            trace_context=trace_context,
+        self._outbox.put_nowait(
+            domain_pb2.ExchangeRequest(
+                id=call_id,
+                method=method,
+                request=request,
+                timeout_ms=max(1, int(timeout * 1000)),
+                trace_context=trace_context,
+            )
         )
         try:
-            async with self._write_lock:
-                if not future.done():
-                    await self._write(message, future)
             reply = await future
         finally:
             expiry.cancel()
@@ -114,29 +117,30 @@ class CallStream:
             raise rpc_error(code, error.message, error.reason)
         return reply.response
 
-    async def _write(
-        self, message: domain_pb2.ExchangeRequest, future: asyncio.Future[Any]
-    ) -> None:
-        try:
-            await self._call.write(message)
-        except Exception:  # the stream is over: its status (read by _read) says why
-            self.open = False
-            await asyncio.wait([self._reader])  # it fails every pending call, this one too
-            if not future.done():
-                future.set_exception(_lost())
-
-    async def retire(self) -> None:
+    def retire(self) -> None:
         """No new calls; the server answers the pending ones and then ends the stream."""
         self.open = False
-        async with self._write_lock:
-            try:
-                await self._call.done_writing()
-            except Exception as exc:  # already over: _read fails what is pending
-                log.debug("closing a domain call stream: %s", exc)
+        self._outbox.put_nowait(None)
 
     def cancel(self) -> None:
         self.open = False
         self._call.cancel()
+        self._writer.cancel()
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                message = await self._outbox.get()
+                if message is None:
+                    await self._call.done_writing()
+                    return
+                await self._call.write(message)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the stream is over: its status (read by _read) says why
+            log.debug("a domain call stream stopped taking messages: %s", exc)
+            self.open = False
+            self._call.cancel()  # so that _read ends, failing every pending call
 
     async def _read(self) -> None:
         failure: Exception = _lost()
@@ -159,6 +163,7 @@ class CallStream:
                 )
         finally:  # also when cancelled (cancel(): the orchestrator closes)
             self.open = False
+            self._writer.cancel()
             for future in self._pending.values():
                 if not future.done():
                     future.set_exception(failure)
@@ -230,16 +235,10 @@ class CallStreams:
         # kept until its last reply is read (a task only weakly held by the loop)
         self._retiring.add(stream)
         stream.ended.add_done_callback(lambda _: self._retiring.discard(stream))
-        task = asyncio.ensure_future(stream.retire())
-        task.add_done_callback(_retrieved)
+        stream.retire()
 
     def close(self) -> None:
         for stream in [*self._slots, *self._retiring]:
             if stream is not None:
                 stream.cancel()
         self._slots = [None] * len(self._slots)
-
-
-def _retrieved(task: asyncio.Task[None]) -> None:
-    if not task.cancelled():
-        task.exception()

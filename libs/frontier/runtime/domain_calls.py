@@ -248,7 +248,16 @@ def _unknown_method(method: str) -> ServiceError:
     )
 
 
-def span_attributes(method: str) -> dict[str, str]:
-    """The attributes the gRPC instrumentation gives a unary call's server span."""
+def span_attributes(method: str) -> dict[str, str | bool]:
+    """The attributes the gRPC instrumentation gives a unary call's span, and one saying
+    that the call came as a DomainCallService message."""
     service, _, rpc = method.lstrip("/").partition("/")
-    return {"rpc.system": "grpc", "rpc.service": service, "rpc.method": rpc}
+    return {
+        "rpc.system": "grpc",
+        "rpc.service": service,
+        "rpc.method": rpc,
+        STREAMED_ATTRIBUTE: True,
+    }
+
+
+STREAMED_ATTRIBUTE = "frontier.domain_call_stream"
