@@ -192,6 +192,7 @@ class CallStreams:
         self._unsupported = asyncio.Event()
         self._unary_until = 0.0
         self._retiring: set[CallStream] = set()
+        self.traced = tracing_on()  # read once: tracing is set up before the clients
 
     def streaming(self) -> bool:
         """False while the service is known not to serve the stream (use unary calls)."""
@@ -207,7 +208,7 @@ class CallStreams:
 
     async def call(self, method: str, request: bytes, timeout: float) -> bytes:
         """The response bytes of a call of ``method`` (raises as its unary call would)."""
-        if not tracing_on():
+        if not self.traced:
             return await self._stream().call(method, request, timeout, None)
         # the span the gRPC instrumentation gives a unary call, and its context in the
         # message as the instrumentation puts it in the call's metadata

@@ -21,6 +21,8 @@ the shutdown for its whole grace period.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -62,6 +64,8 @@ class DomainCallServicer(domain_pb2_grpc.DomainCallServiceServicer):
     def __init__(self, methods: Mapping[str, Method], timed: bool = False) -> None:
         self.methods = dict(methods)
         self.timed = timed
+        # read once: tracing is set up (or not) before the servers start
+        self.traced = tracing_on()
         self.draining = False
         self._sessions: set[_Session] = set()
 
@@ -99,6 +103,7 @@ class _Session:
         # None ends the stream: queued once reading is over and every call answered
         self.replies: asyncio.Queue[domain_pb2.ExchangeResponse | None] = asyncio.Queue()
         self.running: dict[int, asyncio.Task[None]] = {}
+        self.expired: set[int] = set()  # calls cancelled by their own deadline
         self.reading = True
 
     async def read(self, requests: AsyncIterator[domain_pb2.ExchangeRequest]) -> None:
@@ -120,22 +125,46 @@ class _Session:
             self.replies.put_nowait(None)
 
     def start(self, call: domain_pb2.ExchangeRequest) -> None:
-        if call.id in self.running:
-            self._reply_error(
-                call.id,
-                ServiceError(
-                    grpc.StatusCode.INVALID_ARGUMENT,
-                    f"call id {call.id} is already in flight on this stream",
-                    "MALFORMED",
-                ),
-            )
+        """Answer what is wrong with the call at once; run the rest in a task of its own."""
+        servicer = self.servicer
+        method = servicer.methods.get(call.method)
+        if method is None:
+            self._reply_error(call.id, _unknown_method(call.method))
             return
-        task = asyncio.ensure_future(self._run(call))
+        if call.id in self.running:
+            self._reply_error(call.id, _in_flight(call.id))
+            return
+        if servicer.draining:
+            self._reply_error(call.id, _draining())
+            return
+        try:
+            request = _parse(call, method)
+        except ServiceError as exc:
+            code = self._reply_error(call.id, exc)
+            if servicer.timed:
+                observe_rpc(call.method, code.name, 0.0)
+            return
+        loop = asyncio.get_running_loop()
+        task = loop.create_task(self._answer(call, method.handler, request))
         self.running[call.id] = task
-        task.add_done_callback(lambda _: self._done(call.id))
+        # the call's deadline: a timer rather than asyncio.timeout (a context manager, a
+        # rescheduled handle and two awaits per call)
+        timer = (
+            loop.call_later(call.timeout_ms / 1000, self._expire, call.id, task)
+            if call.timeout_ms
+            else None
+        )
+        task.add_done_callback(functools.partial(self._done, call.id, timer))
 
-    def _done(self, call_id: int) -> None:
+    def _expire(self, call_id: int, task: asyncio.Task[None]) -> None:
+        self.expired.add(call_id)
+        task.cancel()
+
+    def _done(self, call_id: int, timer: asyncio.TimerHandle | None, _: object) -> None:
+        if timer is not None:
+            timer.cancel()
         self.running.pop(call_id, None)
+        self.expired.discard(call_id)
         if not self.reading and not self.running:
             self.replies.put_nowait(None)
 
@@ -143,56 +172,32 @@ class _Session:
         for task in list(self.running.values()):
             task.cancel()
 
-    async def _run(self, call: domain_pb2.ExchangeRequest) -> None:
-        method = self.servicer.methods.get(call.method)
-        if method is None:
-            self._reply_error(call.id, _unknown_method(call.method))
-            return
-        if self.servicer.draining:
-            self._reply_error(
-                call.id,
-                ServiceError(
-                    grpc.StatusCode.UNAVAILABLE,
-                    "the service is shutting down; retry on a new stream",
-                    "SERVER_UNAVAILABLE",
-                ),
-            )
-            return
-        if not tracing_on():
-            await self._answer(call, method)
-            return
-        with tracer().start_as_current_span(
-            call.method,
-            context=extract_context(call.trace_context),
-            kind=trace.SpanKind.SERVER,
-            attributes=span_attributes(call.method),
-        ):
-            await self._answer(call, method)
-
-    async def _answer(self, call: domain_pb2.ExchangeRequest, method: Method) -> None:
+    async def _answer(
+        self, call: domain_pb2.ExchangeRequest, handler: Handler, request: Any
+    ) -> None:
         started = time.perf_counter()
         code = "OK"
+        span = (
+            tracer().start_as_current_span(
+                call.method,
+                context=extract_context(call.trace_context),
+                kind=trace.SpanKind.SERVER,
+                attributes=span_attributes(call.method),
+            )
+            if self.servicer.traced
+            else contextlib.nullcontext()
+        )
         try:
-            request = _parse(call, method)
-            if call.timeout_ms:
-                limit = asyncio.timeout(call.timeout_ms / 1000)
-                try:
-                    async with limit:
-                        response = await method.handler(request)
-                except TimeoutError:
-                    if limit.expired():  # ours, not one inside the handler (NATS's, say)
-                        raise _Expired from None
-                    raise
-            else:
-                response = await method.handler(request)
+            with span:
+                response = await handler(request)
             self.replies.put_nowait(
                 domain_pb2.ExchangeResponse(id=call.id, response=response.SerializeToString())
             )
         except asyncio.CancelledError:
-            code = "CANCELLED"
-            raise
-        except _Expired:
-            code = "DEADLINE_EXCEEDED"
+            if call.id not in self.expired:  # the stream ended
+                code = "CANCELLED"
+                raise
+            code = "DEADLINE_EXCEEDED"  # the call's own deadline (not one inside the handler)
             self._reply_status(
                 call.id,
                 grpc.StatusCode.DEADLINE_EXCEEDED,
@@ -217,10 +222,6 @@ class _Session:
         self.replies.put_nowait(domain_pb2.ExchangeResponse(id=call_id, error=error))
 
 
-class _Expired(Exception):
-    """The call's own timeout_ms passed (not a timeout inside the handler, e.g. NATS's)."""
-
-
 def _parse(call: domain_pb2.ExchangeRequest, method: Method) -> Any:
     size = len(call.request)
     if size > MAX_CALL_REQUEST_BYTES:
@@ -237,6 +238,22 @@ def _parse(call: domain_pb2.ExchangeRequest, method: Method) -> Any:
             f"the request does not decode as the message {call.method} takes",
             "UNDECODABLE_REQUEST",
         ) from None
+
+
+def _in_flight(call_id: int) -> ServiceError:
+    return ServiceError(
+        grpc.StatusCode.INVALID_ARGUMENT,
+        f"call id {call_id} is already in flight on this stream",
+        "MALFORMED",
+    )
+
+
+def _draining() -> ServiceError:
+    return ServiceError(
+        grpc.StatusCode.UNAVAILABLE,
+        "the service is shutting down; retry on a new stream",
+        "SERVER_UNAVAILABLE",
+    )
 
 
 def _unknown_method(method: str) -> ServiceError:
