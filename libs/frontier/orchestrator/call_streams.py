@@ -140,7 +140,8 @@ class CallStream:
         except Exception as exc:  # the stream is over: its status (read by _read) says why
             log.debug("a domain call stream stopped taking messages: %s", exc)
             self.open = False
-            self._call.cancel()  # so that _read ends, failing every pending call
+            if not self._call.done():  # (done: _read has its status, UNIMPLEMENTED say)
+                self._call.cancel()  # so that _read ends, failing every pending call
 
     async def _read(self) -> None:
         failure: Exception = _lost()
