@@ -99,3 +99,53 @@ def test_a_full_seat_forgets_its_messages_and_builds_them_again() -> None:
     again = legal_cache.wire_of(cmd, cmd.key())
     assert again is not first and again == first
     assert len(legal_cache._WIRE[Seat.A1]) <= legal_cache.WIRE_KEPT
+
+
+def test_replies_merged_from_kept_bytes_are_byte_for_byte_the_built_ones() -> None:
+    """ListLegalCommands' and SubmitCommand's replies take their legal list as the kept
+    entries' bytes (SeatLegal.spliced): the same bytes as the reply built from the messages,
+    over lists of every size (empty, one, dozens), for every lineup's factions; and ``varint``
+    is protobuf's own encoding of a length."""
+    import random
+
+    from frontier.orchestrator.legal_cache import field_tag, forget_wire, varint
+    from frontier.v1 import events_pb2, match_pb2, types_pb2
+
+    assert varint(0) == b"\x00"
+    for length in (1, 127, 128, 300, 16_383, 16_384, 2_000_000):
+        message = types_pb2.LegalCommand(id="x" * length)
+        assert varint(length) == message.SerializeToString()[1:-length]
+    commands_tag = field_tag(match_pb2.ListLegalCommandsResponse.COMMANDS_FIELD_NUMBER)
+    next_tag = field_tag(match_pb2.SubmitCommandResponse.NEXT_LEGAL_FIELD_NUMBER)
+    forget_wire()
+    sizes = set()
+    for n, lineup in enumerate(
+        ["A=marquise;B=marquise", "A=marquise,alliance,tinker;B=marquise,eyrie,thief"]
+    ):
+        state = initial_state(make_config(seed=21 + n, lineup=lineup))
+        pick = random.Random(n)
+        cache = LegalCache()
+        for _ in range(120):
+            seat = to_act(state)
+            if seat is None:
+                break
+            for asked in state.order:  # the seat to act, and the others' empty lists
+                hit = cache.of(state, asked)
+                sizes.add(len(hit.commands))
+                built = match_pb2.ListLegalCommandsResponse(
+                    commands=hit.wire(), version=state.version
+                )
+                merged = match_pb2.ListLegalCommandsResponse(version=state.version)
+                merged.MergeFromString(hit.spliced(commands_tag))
+                assert merged.SerializeToString() == built.SerializeToString()
+                envelope = events_pb2.EventEnvelope(match_id="m", seq=state.version)
+                reply = match_pb2.SubmitCommandResponse(
+                    version=state.version, events=[envelope], to_act=types_pb2.SEAT_A1, winner=""
+                )
+                full = match_pb2.SubmitCommandResponse()
+                full.CopyFrom(reply)
+                full.next_legal.extend(hit.wire())
+                reply.MergeFromString(hit.spliced(next_tag))
+                assert reply.SerializeToString() == full.SerializeToString()
+            execute(state, pick.choice(cache.of(state, seat).commands))
+    assert 0 in sizes and 1 in sizes and max(sizes) > 20

@@ -227,8 +227,9 @@ class Accepted:
     events: list[tuple[int, Event]]  # (seq, event), unfiltered
     to_act: Seat | None
     winner: str
-    # the seat's next legal commands when it is still its turn after the command
-    next_legal: list[types_pb2.LegalCommand] = field(default_factory=list)
+    # the seat's next legal commands when it is still its turn after the command (kept as
+    # the cache holds them: the reply merges their bytes, see legal_cache)
+    next_legal: SeatLegal | None = None
     # the events as committed (protobuf), when this orchestrator committed them: the reply
     # reuses each one the seat may see as it is, instead of converting the event again
     envelopes: Sequence[events_pb2.EventEnvelope] = ()

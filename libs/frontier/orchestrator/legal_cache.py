@@ -21,11 +21,19 @@ which names every field but the seat), not by the command itself: hashing and co
 was most of what building a list still cost (a ~30-command list: ~60 -> ~8 µs).  Bounded
 (:data:`WIRE_KEPT` per seat, forgotten all at once when full), so a server's memory for it
 is a few MB at most, whatever the number of matches.
+
+Each kept entry also keeps its serialized form, length-prefixed: a reply's repeated
+``LegalCommand`` field is then the entries' bytes joined, each behind the field's tag
+(protobuf lets a repeated field's entries be concatenated), and the reply merges those bytes
+in one C call instead of copying each message into it (measured, a 27-entry
+``SubmitCommandResponse``: 97 µs built from the messages, 17 µs merged from the bytes; the
+replies are byte for byte the same, tests/unit/test_legal_cache.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from frontier.engine import Seat, legal_commands
 from frontier.engine.model import Command
@@ -35,18 +43,27 @@ from frontier.wire.labels import legal_command_to_proto
 
 WIRE_KEPT = 1024  # per seat
 
+
+class _Kept(NamedTuple):
+    """One command's ``LegalCommand``, and its serialized form behind its length (varint):
+    what a repeated field's entry is on the wire, less the field's tag."""
+
+    message: types_pb2.LegalCommand
+    entry: bytes
+
+
 # seat -> legal id -> the LegalCommand of that seat's command with that id
-_WIRE: dict[Seat, dict[str, types_pb2.LegalCommand]] = {}
+_WIRE: dict[Seat, dict[str, _Kept]] = {}
 
 
 def wire_of(cmd: Command, key: str) -> types_pb2.LegalCommand:
     """``cmd`` as a protobuf ``LegalCommand`` with id ``key`` (its ``key()``), shared: the
     caller copies it into its message (as protobuf does) and never changes it."""
     kept = _kept_for(cmd.seat)
-    message = kept.get(key)
-    if message is None:
-        message = _keep(kept, cmd, key)
-    return message
+    found = kept.get(key)
+    if found is None:
+        found = _keep(kept, cmd, key)
+    return found.message
 
 
 def forget_wire() -> None:
@@ -54,7 +71,7 @@ def forget_wire() -> None:
     _WIRE.clear()
 
 
-def _kept_for(seat: Seat) -> dict[str, types_pb2.LegalCommand]:
+def _kept_for(seat: Seat) -> dict[str, _Kept]:
     """``seat``'s kept messages by legal id (created empty on first use)."""
     kept = _WIRE.get(seat)
     if kept is None:
@@ -62,13 +79,28 @@ def _kept_for(seat: Seat) -> dict[str, types_pb2.LegalCommand]:
     return kept
 
 
-def _keep(
-    kept: dict[str, types_pb2.LegalCommand], cmd: Command, key: str
-) -> types_pb2.LegalCommand:
+def _keep(kept: dict[str, _Kept], cmd: Command, key: str) -> _Kept:
     if len(kept) >= WIRE_KEPT:
         kept.clear()
-    message = kept[key] = legal_command_to_proto(cmd, key)
-    return message
+    message = legal_command_to_proto(cmd, key)
+    body = message.SerializeToString()
+    found = kept[key] = _Kept(message, varint(len(body)) + body)
+    return found
+
+
+def varint(value: int) -> bytes:
+    """``value`` (>= 0) as a protobuf varint: seven bits a byte, least significant first."""
+    out = bytearray()
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def field_tag(number: int) -> bytes:
+    """The tag of a length-delimited field (wire type 2: a message) with that number."""
+    return varint(number << 3 | 2)
 
 
 @dataclass(slots=True)
@@ -78,7 +110,7 @@ class SeatLegal:
     commands: list[Command]
     keys: list[str]  # the commands' ids, in the same order (computed once: not free)
     by_id: dict[str, Command]
-    _wire: list[types_pb2.LegalCommand] | None = field(default=None, repr=False)
+    _kept: list[_Kept] | None = field(default=None, repr=False)
 
     @classmethod
     def of(cls, commands: list[Command]) -> SeatLegal:
@@ -93,20 +125,31 @@ class SeatLegal:
         return self.by_id.get(cmd.key()) == cmd
 
     def wire(self) -> list[types_pb2.LegalCommand]:
-        """The list as protobuf ``LegalCommand``s, built on first use."""
-        if self._wire is None:
+        """The list as protobuf ``LegalCommand``s."""
+        return [k.message for k in self._entries()]
+
+    def spliced(self, tag: bytes) -> bytes:
+        """The list as the wire form of a repeated ``LegalCommand`` field with ``tag``
+        (:func:`field_tag`): what serializing a message whose only field is that list
+        gives, to be merged into a reply (``MergeFromString``) or joined to its bytes."""
+        entries = [k.entry for k in self._entries()]
+        return tag + tag.join(entries) if entries else b""
+
+    def _entries(self) -> list[_Kept]:
+        """Each command's kept ``LegalCommand`` and bytes, looked up on first use."""
+        if self._kept is None:
             if not self.commands:
-                self._wire = []
-                return self._wire
+                self._kept = []
+                return self._kept
             # one seat's list (legal_commands(state, seat)): one lookup of the seat's
             # messages, then one of each id
             kept = _kept_for(self.commands[0].seat)
-            out: list[types_pb2.LegalCommand] = []
+            out: list[_Kept] = []
             for key, cmd in zip(self.keys, self.commands, strict=True):
-                message = kept.get(key)
-                out.append(message if message is not None else _keep(kept, cmd, key))
-            self._wire = out
-        return self._wire
+                found = kept.get(key)
+                out.append(found if found is not None else _keep(kept, cmd, key))
+            self._kept = out
+        return self._kept
 
 
 class LegalCache:

@@ -36,13 +36,14 @@ import nats
 import nats.errors
 from nats.aio.client import Client
 from nats.aio.msg import Msg
-from nats.js.api import StorageType, StreamConfig
+from nats.js.api import Header, StorageType, StreamConfig
 from nats.js.client import JetStreamContext
 from nats.js.errors import (
     APIError,
     BucketNotFoundError,
     KeyNotFoundError,
     KeyWrongLastSequenceError,
+    NoStreamResponseError,
     NotFoundError,
     ServiceUnavailableError,
 )
@@ -278,9 +279,10 @@ class Bus:
                 "Nats-Expected-Last-Subject-Sequence": str(expected_last_seq),
             }
         )
+        headers[Header.EXPECTED_STREAM] = self.stream  # as js.publish(stream=...) sets it
         subject = events_subject(batch.match_id)
         try:
-            ack = await self.js.publish(subject, data, headers=headers, stream=self.stream)
+            seq, duplicate = await self._js_publish(subject, data, headers)
         except APIError as exc:
             if exc.err_code != WRONG_LAST_SEQUENCE:
                 raise
@@ -289,13 +291,33 @@ class Bus:
             if landed is not None and landed[1] == data:
                 return landed[0]
             raise WriterConflict(str(exc)) from exc
-        if ack.duplicate:
+        if duplicate:
             landed = await self._next_on_subject(subject, expected_last_seq)
-            if landed is None or landed[0] != ack.seq or landed[1] != data:
+            if landed is None or landed[0] != seq or landed[1] != data:
                 raise WriterConflict(
                     f"message id {position} of {batch.match_id} holds another batch"
                 )
-        return int(ack.seq)
+        return seq
+
+    async def _js_publish(
+        self, subject: str, data: bytes, headers: dict[str, str]
+    ) -> tuple[int, bool]:
+        """A JetStream publish, as ``JetStreamContext.publish`` makes it (a request whose
+        answer is the acknowledgement), read for the two fields the commit path uses: the
+        stream sequence and whether it was a duplicate.  Raises what that method raises:
+        APIError (of the error's class) for an error answer, NoStreamResponseError when no
+        stream takes the subject, a timeout when no answer came.  Why not that method: it
+        builds a ``PubAck`` dataclass from the answer, field by field (~18 µs of the ~20 it
+        spends after the answer arrived), once per command."""
+        try:
+            msg = await self.nc.request(subject, data, timeout=self.timeout_s, headers=headers)
+        except nats.errors.NoRespondersError:
+            raise NoStreamResponseError from None
+        answer = json.loads(msg.data)
+        error = answer.get("error")
+        if error is not None:
+            raise APIError.from_error(error)
+        return int(answer["seq"]), bool(answer.get("duplicate", False))
 
     async def _next_on_subject(self, subject: str, after_seq: int) -> tuple[int, bytes] | None:
         """The first message of ``subject`` after stream position ``after_seq``, if any."""
