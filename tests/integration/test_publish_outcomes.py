@@ -107,3 +107,32 @@ def test_a_batch_published_again_after_the_duplicate_window_is_not_stored_twice(
     nats_server: Nats,
 ) -> None:
     asyncio.run(_after_the_duplicate_window(nats_server))
+
+
+async def _answers_find_their_requests(server: Nats) -> None:
+    """Many publishes at once each get their own answer (the reply subject names it), and
+    a request nobody answers times out and leaves nothing waiting behind."""
+    bus = await Bus.connect(server.url, timeout_s=2.0)
+    try:
+        batches = [_batch(f"m{n}", 1, f"c{n}") for n in range(40)]
+        seqs = await asyncio.gather(*(bus.publish_batch(b, 0) for b in batches))
+        assert len(set(seqs)) == len(seqs)
+        for batch, seq in zip(batches, seqs, strict=True):
+            assert [(s.stream_seq, s.batch) for s in await bus.read_batches(batch.match_id)] == [
+                (seq, batch)
+            ]
+        silent = await bus.nc.subscribe("silent.subject")  # takes it, never answers
+        answers = bus._answers
+        assert answers is not None
+        with pytest.raises(nats.errors.TimeoutError):
+            await answers.request("silent.subject", b"x", {}, 0.2)
+        assert answers._waiting == {}
+        await silent.unsubscribe()
+    finally:
+        await bus.close()
+
+
+def test_concurrent_publishes_get_their_own_answers_and_silence_times_out(
+    nats_server: Nats,
+) -> None:
+    asyncio.run(_answers_find_their_requests(nats_server))
