@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+
 from frontier.engine import Seat, initial_state, legal_commands, make_config, to_act
 from frontier.engine.decide import execute
 from frontier.engine.model import Command, CommandKind
@@ -20,7 +23,9 @@ def test_cache_follows_the_state_version_and_equals_the_engine() -> None:
         assert cache.of(state, seat) is hit  # same version: not computed again
         assert [w.id for w in hit.wire()] == [c.key() for c in hit.commands]
         assert [w.command for w in hit.wire()] == [command_to_proto(c) for c in hit.commands]
-        assert all(hit.contains(c) and hit.by_id[c.key()] == c for c in hit.commands)
+        assert all(hit.contains(c, c.key()) and hit.by_id[c.key()] is c for c in hit.commands)
+        # a command sent in full is an equal object, not the listed one: found all the same
+        assert all(hit.contains(copy.copy(c), c.key()) for c in hit.commands)
         other = next(s for s in state.order if s is not seat)
         assert cache.of(state, other).commands == []
         execute(state, hit.commands[len(hit.commands) // 2])  # the version moves on
@@ -31,8 +36,13 @@ def test_contains_rejects_a_command_that_is_not_listed() -> None:
     seat = to_act(state)
     assert seat is not None
     hit = LegalCache().of(state, seat)
-    assert not hit.contains(Command(CommandKind.PLACE_KEEP, seat, clearing="no.such.clearing"))
-    assert not hit.contains(Command(CommandKind.END_PHASE, Seat.B1))
+    keep = Command(CommandKind.PLACE_KEEP, seat, clearing="no.such.clearing")
+    assert not hit.contains(keep, keep.key())
+    # a listed command's id with another seat (an id names every field but the seat)
+    for listed in hit.commands:
+        other = next(s for s in state.order if s is not seat)
+        moved = dataclasses.replace(listed, seat=other)
+        assert moved.key() == listed.key() and not hit.contains(moved, moved.key())
 
 
 def test_a_command_listed_again_reuses_its_protobuf_across_versions_and_matches() -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -238,8 +237,9 @@ class Accepted:
         """What a seat's latest command keeps for its retry: all but the envelopes.  Each
         envelope holds the whole published batch it belongs to (a protobuf sub-message
         keeps its parent's arena, ~3 KB resident per batch); a retry's reply converts the
-        events again, as one does for a command committed before a restart."""
-        return dataclasses.replace(self, envelopes=())
+        events again, as one does for a command committed before a restart.  (Built
+        directly: ``dataclasses.replace`` costs ~5 µs, once per command.)"""
+        return Accepted(self.events, self.to_act, self.winner, self.next_legal)
 
 
 @dataclass(frozen=True, slots=True)

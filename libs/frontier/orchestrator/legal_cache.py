@@ -115,14 +115,17 @@ class SeatLegal:
     @classmethod
     def of(cls, commands: list[Command]) -> SeatLegal:
         keys = [cmd.key() for cmd in commands]
-        by_id: dict[str, Command] = {}
-        for key, cmd in zip(keys, commands, strict=True):
-            by_id.setdefault(key, cmd)
+        # the first command of each id (ids are unique: test_an_id_names_one_command...),
+        # built in C: the later of two equal keys wins, so the list goes in reversed
+        by_id = dict(zip(reversed(keys), reversed(commands), strict=True))
         return cls(commands, keys, by_id)
 
-    def contains(self, cmd: Command) -> bool:
-        """Whether ``cmd`` is one of them: one dict lookup instead of a scan of the list."""
-        return self.by_id.get(cmd.key()) == cmd
+    def contains(self, cmd: Command, key: str) -> bool:
+        """Whether ``cmd`` (whose ``key()`` is ``key``) is one of them: one dict lookup
+        instead of a scan of the list; a command resolved from its legal id is the listed
+        object itself, which needs no comparison (a dataclass ``__eq__``)."""
+        found = self.by_id.get(key)
+        return found is cmd or found == cmd
 
     def wire(self) -> list[types_pb2.LegalCommand]:
         """The list as protobuf ``LegalCommand``s."""
