@@ -146,7 +146,7 @@ def test_replies_merged_from_kept_bytes_are_byte_for_byte_the_built_ones() -> No
                     commands=hit.wire(), version=state.version
                 )
                 merged = match_pb2.ListLegalCommandsResponse(version=state.version)
-                merged.MergeFromString(hit.spliced(commands_tag))
+                merged.MergeFromString(hit.listed().spliced(commands_tag))
                 assert merged.SerializeToString() == built.SerializeToString()
                 envelope = events_pb2.EventEnvelope(match_id="m", seq=state.version)
                 reply = match_pb2.SubmitCommandResponse(
@@ -155,7 +155,24 @@ def test_replies_merged_from_kept_bytes_are_byte_for_byte_the_built_ones() -> No
                 full = match_pb2.SubmitCommandResponse()
                 full.CopyFrom(reply)
                 full.next_legal.extend(hit.wire())
-                reply.MergeFromString(hit.spliced(next_tag))
+                reply.MergeFromString(hit.listed().spliced(next_tag))
                 assert reply.SerializeToString() == full.SerializeToString()
             execute(state, pick.choice(cache.of(state, seat).commands))
     assert 0 in sizes and 1 in sizes and max(sizes) > 20
+
+
+def test_a_listed_legal_list_shares_the_kept_entries() -> None:
+    """What a seat's latest reply keeps for its retry (``Listed``) is references to the
+    kept entries, not copies nor the ``SeatLegal`` with its commands and index."""
+    from frontier.orchestrator.legal_cache import forget_wire, wire_of
+
+    forget_wire()
+    state = initial_state(make_config(seed=5, lineup="A=marquise;B=marquise"))
+    seat = to_act(state)
+    assert seat is not None
+    hit = LegalCache().of(state, seat)
+    listed = hit.listed()
+    assert listed is hit.listed() and bool(listed) and not LegalCache().of(state, Seat.B1).listed()
+    for cmd, key, entry in zip(hit.commands, hit.keys, listed.entries, strict=True):
+        assert entry.message is wire_of(cmd, key)
+        assert entry.entry.endswith(entry.message.SerializeToString())

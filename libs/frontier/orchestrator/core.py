@@ -29,7 +29,7 @@ from . import history, referee
 from .commit import check_not_taken_over, resolve
 from .decisions import open_decision
 from .hosted import Accepted, HostedMatch
-from .legal_cache import SeatLegal
+from .legal_cache import Listed
 from .seating import Seating
 
 
@@ -186,6 +186,6 @@ class Orchestrator(Seating):
         return await history.export_replay(self.bus, hosted, self.viewer_for(hosted, token))
 
 
-def _next_legal(hosted: HostedMatch, seat: Seat) -> SeatLegal | None:
+def _next_legal(hosted: HostedMatch, seat: Seat) -> Listed | None:
     """``seat``'s legal commands now if it is the seat to act, else none."""
-    return hosted.legal(seat) if to_act(hosted.state) is seat else None
+    return hosted.legal(seat).listed() if to_act(hosted.state) is seat else None

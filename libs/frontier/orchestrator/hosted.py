@@ -31,7 +31,7 @@ from frontier.runtime.snapshot import CommandKey, CommandResult, SeatClock
 from frontier.v1 import events_pb2, match_pb2, types_pb2
 from frontier.wire.convert import enum_to_proto
 
-from .legal_cache import LegalCache, SeatLegal
+from .legal_cache import LegalCache, Listed, SeatLegal
 from .recent import Recent
 from .referee import ClockConfig
 from .tails import Tails
@@ -226,9 +226,9 @@ class Accepted:
     events: list[tuple[int, Event]]  # (seq, event), unfiltered
     to_act: Seat | None
     winner: str
-    # the seat's next legal commands when it is still its turn after the command (kept as
-    # the cache holds them: the reply merges their bytes, see legal_cache)
-    next_legal: SeatLegal | None = None
+    # the seat's next legal commands when it is still its turn after the command (as the
+    # kept entries: the reply merges their bytes, see legal_cache)
+    next_legal: Listed | None = None
     # the events as committed (protobuf), when this orchestrator committed them: the reply
     # reuses each one the seat may see as it is, instead of converting the event again
     envelopes: Sequence[events_pb2.EventEnvelope] = ()

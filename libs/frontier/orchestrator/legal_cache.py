@@ -110,7 +110,7 @@ class SeatLegal:
     commands: list[Command]
     keys: list[str]  # the commands' ids, in the same order (computed once: not free)
     by_id: dict[str, Command]
-    _kept: list[_Kept] | None = field(default=None, repr=False)
+    _listed: Listed | None = field(default=None, repr=False)
 
     @classmethod
     def of(cls, commands: list[Command]) -> SeatLegal:
@@ -129,21 +129,14 @@ class SeatLegal:
 
     def wire(self) -> list[types_pb2.LegalCommand]:
         """The list as protobuf ``LegalCommand``s."""
-        return [k.message for k in self._entries()]
+        return self.listed().wire()
 
-    def spliced(self, tag: bytes) -> bytes:
-        """The list as the wire form of a repeated ``LegalCommand`` field with ``tag``
-        (:func:`field_tag`): what serializing a message whose only field is that list
-        gives, to be merged into a reply (``MergeFromString``) or joined to its bytes."""
-        entries = [k.entry for k in self._entries()]
-        return tag + tag.join(entries) if entries else b""
-
-    def _entries(self) -> list[_Kept]:
-        """Each command's kept ``LegalCommand`` and bytes, looked up on first use."""
-        if self._kept is None:
+    def listed(self) -> Listed:
+        """The list as its kept protobuf entries, looked up on first use."""
+        if self._listed is None:
             if not self.commands:
-                self._kept = []
-                return self._kept
+                self._listed = Listed(())
+                return self._listed
             # one seat's list (legal_commands(state, seat)): one lookup of the seat's
             # messages, then one of each id
             kept = _kept_for(self.commands[0].seat)
@@ -151,8 +144,32 @@ class SeatLegal:
             for key, cmd in zip(self.keys, self.commands, strict=True):
                 found = kept.get(key)
                 out.append(found if found is not None else _keep(kept, cmd, key))
-            self._kept = out
-        return self._kept
+            self._listed = Listed(tuple(out))
+        return self._listed
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """A legal list as sent: each entry's ``LegalCommand`` and bytes, shared with the kept
+    ones.  What a seat's latest reply keeps for its retry: a tuple of references (the
+    ``SeatLegal`` it comes from holds the commands, their ids and an index besides, ~10 KB
+    for a 30-command list)."""
+
+    entries: tuple[_Kept, ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.entries)
+
+    def wire(self) -> list[types_pb2.LegalCommand]:
+        """The list as protobuf ``LegalCommand``s."""
+        return [k.message for k in self.entries]
+
+    def spliced(self, tag: bytes) -> bytes:
+        """The list as the wire form of a repeated ``LegalCommand`` field with ``tag``
+        (:func:`field_tag`): what serializing a message whose only field is that list
+        gives, to be merged into a reply (``MergeFromString``) or joined to its bytes."""
+        entries = [k.entry for k in self.entries]
+        return tag + tag.join(entries) if entries else b""
 
 
 class LegalCache:

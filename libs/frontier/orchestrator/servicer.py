@@ -295,7 +295,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         hosted = await self.core.get(request.match_id)
         seat = self.core.seat_for(hosted, request.seat_token)
         reply = match_pb2.ListLegalCommandsResponse(version=hosted.state.version)
-        reply.MergeFromString(hosted.legal(seat).spliced(_COMMANDS_TAG))
+        reply.MergeFromString(hosted.legal(seat).listed().spliced(_COMMANDS_TAG))
         return reply
 
     @grpc_errors
