@@ -188,7 +188,12 @@ class RequestGuard(grpc.aio.ServerInterceptor):
             inner_uu = handler.unary_unary
 
             async def unary_unary(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
-                await _admit_or_abort(admit, request, context)
+                # checked in line, not through _admit_or_abort: one coroutine fewer on
+                # every call (SubmitCommand's among them)
+                try:
+                    admit(request)
+                except ServiceError as exc:
+                    await abort(context, exc)
                 return await inner_uu(request, context)
 
             changes["unary_unary"] = unary_unary
