@@ -76,7 +76,16 @@ class Tails:
         the wire form of a ``DomainContext`` holding only them (b"": none)."""
         known = self.answered.get(domain)
         since = min(known.values()) if known else 0
-        return b"".join(k.wire for k in self.batches if k.last > since and k.first <= version)
+        # newest first, stopping at the first batch the replicas hold: a domain called on
+        # most commands (map) lacks the last batch or two of dozens kept
+        lacking: list[bytes] = []
+        for kept in reversed(self.batches):
+            if kept.last <= since:
+                break
+            if kept.first <= version:
+                lacking.append(kept.wire)
+        lacking.reverse()
+        return b"".join(lacking)
 
     def merge_into(
         self, context: domain_pb2.DomainContext, domain: Domain, version: int
