@@ -13,8 +13,6 @@ publishes again after).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 
 import nats
 import pytest
@@ -27,16 +25,6 @@ from frontier.v1 import events_pb2
 from .test_jetstream_startup import Nats
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture
-def nats_server(tmp_path: Path) -> Iterator[Nats]:
-    server = Nats(tmp_path)
-    server.start(jetstream=True)
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def _batch(match_id: str, seq: int, command_id: str) -> events_pb2.EventBatch:
@@ -78,8 +66,8 @@ async def _outcomes(server: Nats) -> None:
         await bus.close()
 
 
-def test_every_publish_outcome_is_told_apart(nats_server: Nats) -> None:
-    asyncio.run(_outcomes(nats_server))
+def test_every_publish_outcome_is_told_apart(jetstream_server: Nats) -> None:
+    asyncio.run(_outcomes(jetstream_server))
 
 
 async def _after_the_duplicate_window(server: Nats) -> None:
@@ -104,9 +92,9 @@ async def _after_the_duplicate_window(server: Nats) -> None:
 
 
 def test_a_batch_published_again_after_the_duplicate_window_is_not_stored_twice(
-    nats_server: Nats,
+    jetstream_server: Nats,
 ) -> None:
-    asyncio.run(_after_the_duplicate_window(nats_server))
+    asyncio.run(_after_the_duplicate_window(jetstream_server))
 
 
 async def _answers_find_their_requests(server: Nats) -> None:
@@ -133,6 +121,6 @@ async def _answers_find_their_requests(server: Nats) -> None:
 
 
 def test_concurrent_publishes_get_their_own_answers_and_silence_times_out(
-    nats_server: Nats,
+    jetstream_server: Nats,
 ) -> None:
-    asyncio.run(_answers_find_their_requests(nats_server))
+    asyncio.run(_answers_find_their_requests(jetstream_server))
