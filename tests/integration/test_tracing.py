@@ -18,6 +18,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from frontier.engine.domains import Domain
 from frontier.ops.stack import StackConfig, _wait_port, nats_server_binary
 from frontier.orchestrator.main import run as run_orchestrator
+from frontier.runtime.domain_calls import STREAMED_ATTRIBUTE
 from frontier.runtime.domain_main import run as run_domain
 from frontier.runtime.settings import OrchestratorSettings, ServiceSettings
 from frontier.runtime.telemetry import setup_tracing
@@ -108,6 +109,11 @@ def test_one_command_is_one_trace_across_services(tmp_path: Path) -> None:
         "/frontier.v1.TurnOrderService/AdvanceTurn",
     ):
         assert sum(1 for s in in_trace if s.name == rpc) == 2, (rpc, sorted(names))
+        # as DomainCallService messages (FRONTIER_DOMAIN_STREAMS, on by default), the
+        # context carried in the message, not the call's metadata
+        for s in in_trace:
+            if s.name == rpc:
+                assert s.attributes is not None and s.attributes[STREAMED_ATTRIBUTE], s.name
     publish = [s for s in in_trace if s.name == "nats.publish events"]
     assert len(publish) == 1
     by_id = {s.context.span_id: s for s in in_trace}

@@ -33,7 +33,7 @@ from frontier.wire.convert import (
 )
 from frontier.wire.labels import legal_command_to_proto
 
-from .errors import ServiceError, abort, status_for
+from .errors import ServiceError, classify, details_metadata
 from .projection import Projections
 
 log = logging.getLogger("frontier.domain")
@@ -52,12 +52,20 @@ def grpc_errors(
         try:
             return await method(self, request, context)
         except Exception as exc:
-            code, _ = status_for(exc)
-            if code is grpc.StatusCode.INTERNAL:
-                log.exception("internal error in %s", method.__name__)
-            await abort(context, exc)
+            code, message, reason = failure(exc, method.__name__)
+            await context.abort(code, message, details_metadata(code, message, reason))
+            raise AssertionError("unreachable: abort raises") from exc
 
     return wrapper
+
+
+def failure(exc: Exception, where: str) -> tuple[grpc.StatusCode, str, str]:
+    """A failed call's status code, message and reason (see errors.classify); a bug (an
+    INTERNAL) is logged with its traceback, the caller's mistakes are not."""
+    code, message, reason = classify(exc)
+    if code is grpc.StatusCode.INTERNAL:
+        log.exception("internal error in %s", where)
+    return code, message, reason
 
 
 class DomainCore:
@@ -134,4 +142,4 @@ def events_message(events: list[Event], replica: str = "") -> domain_pb2.DomainE
     return domain_pb2.DomainEvents(events=[event_to_proto(e) for e in events], replica=replica)
 
 
-__all__ = ["Command", "DomainCore", "events_message", "grpc_errors"]
+__all__ = ["Command", "DomainCore", "events_message", "failure", "grpc_errors"]

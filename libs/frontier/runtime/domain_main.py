@@ -10,7 +10,7 @@ from frontier.v1 import events_pb2
 from . import gc_policy
 from .bus import Bus
 from .domain import DomainCore
-from .domain_servicers import full_name, register
+from .domain_servicers import CALLS_SERVICE, full_name, register
 from .projection import Projections
 from .scoreboard import Scoreboard
 from .server import configure_logging, run_service, serve
@@ -55,14 +55,17 @@ async def run(
     # start-up is over: what it built stays frozen, and each call's cyclic garbage (asyncio
     # futures, protobuf wrappers) is swept in fewer passes, as in the orchestrator
     gc_policy.tune(settings.gc_young_threshold)
+    timed = settings.metrics_listen_port(domain.value) != 0  # as the unary calls are
+    add_servicers, calls = register(domain, core, scoreboard, timed)
     await serve(
         domain.value,
         settings,
-        register(domain, core, scoreboard),
-        [full_name(domain)],
+        add_servicers,
+        [full_name(domain), CALLS_SERVICE],
         on_stop=bus.close,
         ready=ready,
         stop=stop,
+        on_drain=calls.drain,  # the callers' streams end, so they reconnect elsewhere
     )
 
 

@@ -1,8 +1,13 @@
 """gRPC servicers of the five domain services, built on :class:`DomainCore`.
 
+Each domain's RPCs are first one table, :func:`methods`: full method name -> request type
+and handler (request message in, response message out).  The unary servicer and the
+DomainCallService stream (:mod:`.domain_calls`) both run the handlers of that table, so a
+call behaves the same whichever way it came: one code path, one error mapping.
+
 Map, combat and crafting have the same two RPCs under different names; rather than three
-copies of the same glue, ``command_servicer`` builds each from the generated base class.
-Turn-order and scoring add their own RPCs on top.
+copies of the same glue, the table is built from the generated modules.  Turn-order and
+scoring add their own RPCs on top.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from frontier.v1 import (
     combat_pb2_grpc,
     crafting_pb2,
     crafting_pb2_grpc,
+    domain_pb2,
+    domain_pb2_grpc,
     map_pb2,
     map_pb2_grpc,
     scoring_pb2,
@@ -27,6 +34,7 @@ from frontier.v1 import (
 )
 
 from .domain import DomainCore, GrpcContext, grpc_errors
+from .domain_calls import DomainCallServicer, Handler, Method
 from .scoreboard import Scoreboard
 
 # domain -> (messages module, grpc module, service name, RPC noun)
@@ -38,80 +46,97 @@ SPECS: dict[Domain, tuple[ModuleType, ModuleType, str, str]] = {
     Domain.SCORING: (scoring_pb2, scoring_pb2_grpc, "ScoringService", "Scoring"),
 }
 
+CALLS_SERVICE = str(domain_pb2.DESCRIPTOR.services_by_name["DomainCallService"].full_name)
+
 
 def full_name(domain: Domain) -> str:
     pb2, _, service, _ = SPECS[domain]
     return str(pb2.DESCRIPTOR.services_by_name[service].full_name)
 
 
-def command_servicer(domain: Domain, core: DomainCore) -> Any:
-    """An instance of the generated servicer with Decide<Noun>Command / List<Noun>Commands."""
-    pb2, pb2_grpc, service, noun = SPECS[domain]
-    base = getattr(pb2_grpc, f"{service}Servicer")
+def method_name(domain: Domain, rpc: str) -> str:
+    """The full method name gRPC uses, e.g. "/frontier.v1.MapService/DecideMapCommand"."""
+    return f"/{full_name(domain)}/{rpc}"
+
+
+def methods(domain: Domain, core: DomainCore, scoreboard: Scoreboard | None) -> dict[str, Method]:
+    """Every RPC of ``domain``'s service, by full method name."""
+    pb2, _, _, noun = SPECS[domain]
+    decide_request = getattr(pb2, f"Decide{noun}CommandRequest")
     decide_response = getattr(pb2, f"Decide{noun}CommandResponse")
+    list_request = getattr(pb2, f"List{noun}CommandsRequest")
     list_response = getattr(pb2, f"List{noun}CommandsResponse")
 
     advances = domain is Domain.TURN_ORDER  # only DecideTurnCommandRequest has `advance`
 
-    @grpc_errors
-    async def decide(self: Any, request: Any, context: GrpcContext) -> Any:
+    async def decide(request: Any) -> Any:
         then_advance = advances and request.advance
         return decide_response(
             result=await core.decide(request.context, request.command, then_advance)
         )
 
-    @grpc_errors
-    async def list_commands(self: Any, request: Any, context: GrpcContext) -> Any:
+    async def list_commands(request: Any) -> Any:
         return list_response(commands=await core.legal(request.context, request.seat))
 
-    methods: dict[str, Any] = {
-        f"Decide{noun}Command": decide,
-        f"List{noun}Commands": list_commands,
+    table: dict[str, tuple[Any, Handler]] = {
+        f"Decide{noun}Command": (decide_request, decide),
+        f"List{noun}Commands": (list_request, list_commands),
     }
     if domain is Domain.TURN_ORDER:
 
-        @grpc_errors
-        async def advance_turn(
-            self: Any, request: Any, context: GrpcContext
-        ) -> turn_order_pb2.AdvanceTurnResponse:
+        async def advance_turn(request: Any) -> turn_order_pb2.AdvanceTurnResponse:
             return turn_order_pb2.AdvanceTurnResponse(result=await core.advance(request.context))
 
-        methods["AdvanceTurn"] = advance_turn
-    cls = type(f"{noun}Servicer", (base,), methods)
-    return cls()
-
-
-def register(domain: Domain, core: DomainCore, scoreboard: Scoreboard | None) -> Any:
-    """Returns a function adding this domain's servicer to a server."""
-    _, pb2_grpc, service, _ = SPECS[domain]
-    servicer = command_servicer(domain, core)
+        table["AdvanceTurn"] = (turn_order_pb2.AdvanceTurnRequest, advance_turn)
     if domain is Domain.SCORING:
         assert scoreboard is not None
-        servicer = _with_scoring(servicer, core, scoreboard)
+        board = scoreboard
+
+        async def evaluate(request: Any) -> scoring_pb2.EvaluateMatchResponse:
+            return scoring_pb2.EvaluateMatchResponse(result=await core.finish(request.context))
+
+        async def get_scoreboard(request: Any) -> scoring_pb2.GetScoreboardResponse:
+            return scoring_pb2.GetScoreboardResponse(matches=await board.current())
+
+        table["EvaluateMatch"] = (scoring_pb2.EvaluateMatchRequest, evaluate)
+        table["GetScoreboard"] = (scoring_pb2.GetScoreboardRequest, get_scoreboard)
+    return {
+        method_name(domain, rpc): Method(request_type, handler)
+        for rpc, (request_type, handler) in table.items()
+    }
+
+
+def unary_servicer(domain: Domain, table: dict[str, Method]) -> Any:
+    """An instance of the generated servicer whose RPCs run ``table``'s handlers."""
+    _, pb2_grpc, service, _ = SPECS[domain]
+    base = getattr(pb2_grpc, f"{service}Servicer")
+    prefix = method_name(domain, "")
+    rpcs = {name.removeprefix(prefix): _unary(name, m.handler) for name, m in table.items()}
+    return type(f"{service}Servicer", (base,), rpcs)()
+
+
+def _unary(name: str, handler: Handler) -> Any:
+    async def rpc(self: Any, request: Any, context: GrpcContext) -> Any:
+        return await handler(request)
+
+    rpc.__name__ = name.rsplit("/", 1)[1]
+    return grpc_errors(rpc)
+
+
+def register(
+    domain: Domain, core: DomainCore, scoreboard: Scoreboard | None, timed: bool = False
+) -> tuple[Any, DomainCallServicer]:
+    """A function adding this domain's servicer and its DomainCallService to a server, and
+    the latter (to drain it at shutdown).  ``timed``: the stream's calls are recorded in
+    the RPC metrics, as the unary calls are when /metrics is on."""
+    _, pb2_grpc, service, _ = SPECS[domain]
+    table = methods(domain, core, scoreboard)
+    servicer = unary_servicer(domain, table)
+    calls = DomainCallServicer(table, timed=timed)
     add = getattr(pb2_grpc, f"add_{service}Servicer_to_server")
 
     def _register(server: grpc.aio.Server) -> None:
         add(servicer, server)
+        domain_pb2_grpc.add_DomainCallServiceServicer_to_server(calls, server)
 
-    return _register
-
-
-def _with_scoring(servicer: Any, core: DomainCore, scoreboard: Scoreboard) -> Any:
-    @grpc_errors
-    async def evaluate(
-        self: Any, request: Any, context: GrpcContext
-    ) -> scoring_pb2.EvaluateMatchResponse:
-        return scoring_pb2.EvaluateMatchResponse(result=await core.finish(request.context))
-
-    @grpc_errors
-    async def get_scoreboard(
-        self: Any, request: Any, context: GrpcContext
-    ) -> scoring_pb2.GetScoreboardResponse:
-        return scoring_pb2.GetScoreboardResponse(matches=await scoreboard.current())
-
-    cls = type(
-        "ScoringServicer",
-        (type(servicer),),
-        {"EvaluateMatch": evaluate, "GetScoreboard": get_scoreboard},
-    )
-    return cls()
+    return _register, calls

@@ -148,6 +148,12 @@ class RpcMetrics(grpc.aio.ServerInterceptor):
 _rpc_child = functools.cache(RPC_SECONDS.labels)
 
 
+def observe_rpc(method: str, code: str, seconds: float) -> None:
+    """Record one call that reached its handler some other way than as its own RPC (a
+    domain call on a DomainCallService stream) under the same method and code labels."""
+    _rpc_child(method, code).observe(seconds)
+
+
 class _Recorded:
     """Observes one call's duration under its method and final status code.  A class
     rather than a ``contextlib.contextmanager`` generator: it wraps every call of every

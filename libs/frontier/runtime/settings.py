@@ -180,6 +180,25 @@ class OrchestratorSettings(ServiceSettings):
     max_matches: int = Field(
         default=1000, ge=1, description="unfinished matches one orchestrator hosts at most"
     )
+    domain_streams: bool = Field(
+        default=True,
+        description="carry the calls to the domain services as messages on long-lived "
+        "DomainCallService streams (a third of a unary call's CPU); false: unary RPCs",
+    )
+    domain_streams_per_service: int = Field(
+        default=2,
+        ge=1,
+        le=64,
+        description="streams open to each domain service; calls go round over them, and "
+        "each stream lands on one replica, so at least the replicas of the busiest service",
+    )
+    domain_stream_max_age_s: float = Field(
+        default=60.0,
+        ge=0,
+        le=86_400,
+        description="a stream takes no new calls after this long and is replaced, so that "
+        "calls are balanced again over the replicas (also new ones); 0 = never",
+    )
     bot_threads: int = Field(
         default=2,
         ge=1,

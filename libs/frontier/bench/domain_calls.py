@@ -1,0 +1,135 @@
+"""CPU per orchestrator -> domain call: a unary RPC against a DomainCallService message.
+
+Why a benchmark of its own: ``frontier bench stack`` gives each process's CPU per command,
+in which the domain hop is one part among many.  Here the orchestrator's real client
+(``DomainClients.decide``) calls a map service in another process whose servers are the
+real ones (``unary_servicer`` and ``DomainCallServicer`` over the same handler table), with
+a handler that does no engine work and answers ``reply_bytes`` of payload, so what is
+measured is the per-call machinery on both sides: gRPC, asyncio, the multiplexer.  Both
+processes run uvloop, as the services do.  CPU is read from ``/proc/<pid>/stat`` (server)
+and ``time.process_time`` (client), over ``calls`` calls with ``in_flight`` at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import time
+from typing import Any
+
+import grpc
+import uvloop
+
+from frontier.engine.domains import Domain
+from frontier.ops.stack import free_port
+from frontier.orchestrator.clients import DomainClients
+from frontier.runtime.domain_calls import DomainCallServicer, Method
+from frontier.runtime.domain_servicers import SPECS, method_name, unary_servicer
+from frontier.runtime.settings import OrchestratorSettings
+from frontier.v1 import domain_pb2, domain_pb2_grpc, map_pb2, types_pb2
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _table(reply_bytes: int) -> dict[str, Method]:
+    reply = map_pb2.DecideMapCommandResponse(
+        result=domain_pb2.DomainEvents(replica="r" * reply_bytes)
+    )
+
+    async def decide(request: map_pb2.DecideMapCommandRequest) -> Any:
+        return reply
+
+    return {
+        method_name(Domain.MAP, "DecideMapCommand"): Method(map_pb2.DecideMapCommandRequest, decide)
+    }
+
+
+async def _serve(port: int, reply_bytes: int) -> None:
+    table = _table(reply_bytes)
+    server = grpc.aio.server()
+    _, pb2_grpc, service, _ = SPECS[Domain.MAP]
+    getattr(pb2_grpc, f"add_{service}Servicer_to_server")(unary_servicer(Domain.MAP, table), server)
+    domain_pb2_grpc.add_DomainCallServiceServicer_to_server(DomainCallServicer(table), server)
+    server.add_insecure_port(f"127.0.0.1:{port}")
+    await server.start()
+    print("ready", flush=True)
+    await server.wait_for_termination()
+
+
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+async def _client(port: int, pid: int, streams: bool, calls: int, in_flight: int) -> dict[str, Any]:
+    settings = OrchestratorSettings(map_url=f"127.0.0.1:{port}", domain_streams=streams)
+    clients = DomainClients(settings)
+    context = domain_pb2.DomainContext(match_id="bench", pending_events=[])
+    command = types_pb2.Command()
+    try:
+        for _ in range(200):  # warm: connections, streams, caches
+            await clients.decide(Domain.MAP, context, command)
+        per_worker = calls // in_flight
+
+        async def worker() -> None:
+            for _ in range(per_worker):
+                await clients.decide(Domain.MAP, context, command)
+
+        server_before, client_before = cpu_s(pid), time.process_time()
+        await asyncio.gather(*(worker() for _ in range(in_flight)))
+        server_s, client_s = cpu_s(pid) - server_before, time.process_time() - client_before
+    finally:
+        await clients.close()
+    done = per_worker * in_flight
+    return {
+        "mode": "stream" if streams else "unary",
+        "calls": done,
+        "in_flight": in_flight,
+        "server_us_per_call": round(server_s / done * 1e6, 1),
+        "client_us_per_call": round(client_s / done * 1e6, 1),
+    }
+
+
+def measure(
+    calls: int = 4000, in_flight: int = 20, reply_bytes: int = 1500
+) -> list[dict[str, Any]]:
+    """Unary and stream, alternately, twice each, against one server process."""
+    port = free_port()
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "frontier.bench.domain_calls",
+            "--serve",
+            str(port),
+            str(reply_bytes),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        if server.stdout.readline().strip() != "ready":
+            raise RuntimeError("the benchmark's map server did not start")
+        results = []
+        for streams in (False, True, False, True):
+            with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+                results.append(runner.run(_client(port, server.pid, streams, calls, in_flight)))
+        return results
+    finally:
+        server.kill()
+        server.wait(10)
+
+
+def main(argv: list[str]) -> None:
+    """``--serve PORT REPLY_BYTES``: the benchmark's map server (run by :func:`measure`)."""
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        runner.run(_serve(int(argv[1]), int(argv[2])))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
