@@ -11,6 +11,8 @@ import pytest
 from frontier.ops.stack import Stack, StackConfig
 from frontier.v1 import match_pb2_grpc
 
+from .test_jetstream_startup import Nats
+
 
 @pytest.fixture(scope="session")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
@@ -32,3 +34,14 @@ def own_stack(tmp_path: Path) -> Iterator[Stack]:
 def match_stub(stack: Stack) -> Iterator[match_pb2_grpc.MatchServiceStub]:
     with grpc.insecure_channel(stack.config.address("orchestrator")) as channel:
         yield match_pb2_grpc.MatchServiceStub(channel)
+
+
+@pytest.fixture
+def jetstream_server(tmp_path: Path) -> Iterator[Nats]:
+    """One nats-server with JetStream, alone (no services), that a test may restart."""
+    server = Nats(tmp_path)
+    server.start(jetstream=True)
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -10,8 +10,6 @@ read exactly the batches after a stream position, as ``iter_batches`` does.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -21,16 +19,6 @@ from frontier.v1 import events_pb2
 from .test_jetstream_startup import Nats  # one nats-server that can be restarted
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture
-def nats_server(tmp_path: Path) -> Iterator[Nats]:
-    server = Nats(tmp_path)
-    server.start(jetstream=True)
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def _batch(match_id: str, seq: int) -> events_pb2.EventBatch:
@@ -87,9 +75,9 @@ async def _follow_across_a_restart(server: Nats) -> None:
 
 
 def test_the_follower_hands_on_every_batch_once_also_after_nats_restarts(
-    nats_server: Nats,
+    jetstream_server: Nats,
 ) -> None:
-    asyncio.run(_follow_across_a_restart(nats_server))
+    asyncio.run(_follow_across_a_restart(jetstream_server))
 
 
 async def _catch_up(server: Nats) -> None:
@@ -106,5 +94,5 @@ async def _catch_up(server: Nats) -> None:
     await bus.close()
 
 
-def test_a_catch_up_reads_exactly_the_batches_after_a_position(nats_server: Nats) -> None:
-    asyncio.run(_catch_up(nats_server))
+def test_a_catch_up_reads_exactly_the_batches_after_a_position(jetstream_server: Nats) -> None:
+    asyncio.run(_catch_up(jetstream_server))

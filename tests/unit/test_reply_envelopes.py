@@ -22,7 +22,7 @@ def _accepted(events: list[Event], with_envelopes: bool) -> Accepted:
         events_pb2.EventEnvelope(match_id="m", seq=s, state_version=s, event=event_to_proto(e))
         for s, e in numbered
     ]
-    return Accepted(numbered, None, "", [], envelopes if with_envelopes else ())
+    return Accepted(numbered, None, "", None, envelopes if with_envelopes else ())
 
 
 def test_visible_events_reuse_the_committed_envelopes_and_secrets_are_redacted() -> None:

@@ -38,3 +38,15 @@ def test_a_bot_answer_names_a_legal_id_and_gets_the_legal_id_limit() -> None:
 def test_echoed_values_are_cut_to_64_characters() -> None:
     assert shown("short") == "'short'"
     assert shown("v" * 200) == repr("v" * 64) + "..."
+
+
+def test_a_string_near_its_limit_is_counted_in_bytes_not_characters() -> None:
+    """The guard skips encoding a string whose character count settles it; at the edges it
+    counts bytes: 32 four-byte characters fit 128 bytes, 33 do not, nor do 129 ASCII ones."""
+    check_limits(match_pb2.GetViewRequest(match_id="😀" * 32, seat_token="é" * 64))
+    assert _refusal(match_pb2.GetViewRequest(match_id="😀" * 33)) == (
+        "match_id is 132 bytes; at most 128 bytes"
+    )
+    assert _refusal(match_pb2.GetViewRequest(seat_token="a" * 129)) == (
+        "seat_token is 129 bytes; at most 128 bytes"
+    )

@@ -81,3 +81,29 @@ def test_the_tail_is_appended_to_a_requests_context_as_the_envelopes_were() -> N
     tails.heard(Domain.MAP, "r", 3)
     untouched = domain_pb2.DomainContext(match_id="m")
     assert not tails.merge_into(untouched, Domain.MAP, 3).committed_tail
+
+
+def test_the_tail_is_every_kept_batch_after_since_and_up_to_version_in_order() -> None:
+    """Tails.tail walks the kept batches newest first and stops at the first one every
+    replica holds: the same batches, in order, as filtering all of them."""
+    import random
+
+    from frontier.engine.domains import Domain
+    from frontier.orchestrator.tails import Tails
+    from frontier.v1 import events_pb2
+
+    pick = random.Random(3)
+    tails = Tails()
+    seq = 0
+    for _ in range(30):
+        size = pick.randint(1, 6)
+        tails.committed(
+            [events_pb2.EventEnvelope(match_id="m", seq=seq + i + 1) for i in range(size)]
+        )
+        seq += size
+    kept = list(tails.batches)
+    for _ in range(200):
+        since, version = pick.randint(0, seq + 2), pick.randint(0, seq + 2)
+        tails.answered = {Domain.MAP: {"r1": since, "r2": since + pick.randint(0, 5)}}
+        expected = b"".join(k.wire for k in kept if k.last > since and k.first <= version)
+        assert tails.tail(Domain.MAP, version) == expected

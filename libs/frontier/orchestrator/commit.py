@@ -137,9 +137,10 @@ class CommitPath:
         match's lock and has checked the version and the seat."""
         state = hosted.state
         legal = hosted.legal(cmd.seat)
-        if not legal.contains(cmd):
+        key = cmd.key()
+        if not legal.contains(cmd, key):
             check(state, cmd, legal.commands)  # raises, saying why not
-            raise AssertionError(f"check() accepted {cmd.key()}, not in the legal list")
+            raise AssertionError(f"check() accepted {key}, not in the legal list")
         wire_cmd = command_to_proto(cmd)  # once: the domain's request and the batch
         events, wire, new_state, next_legal = await self._decide(hosted, cmd, wire_cmd)
         elapsed_ms = int((time.monotonic() - hosted.opened_at) * 1000)
@@ -176,7 +177,7 @@ class CommitPath:
         if command_id:
             after = to_act(new_state)
             hosted.command_ids[(seat.value, command_id)] = CommandResult(
-                first, new_state.version, cmd.key(), after.value if after else "", new_state.winner
+                first, new_state.version, key, after.value if after else "", new_state.winner
             )
         hosted.since_snapshot += 1
         if hosted.since_snapshot >= self.snapshot_every or new_state.over:

@@ -23,12 +23,13 @@ from frontier.engine.model import Command, Event
 from frontier.runtime.errors import ServiceError, shown
 from frontier.runtime.matches import token_hash
 from frontier.runtime.snapshot import CommandResult
-from frontier.v1 import events_pb2, types_pb2
+from frontier.v1 import events_pb2
 
 from . import history, referee
 from .commit import check_not_taken_over, resolve
 from .decisions import open_decision
 from .hosted import Accepted, HostedMatch
+from .legal_cache import Listed
 from .seating import Seating
 
 
@@ -134,7 +135,7 @@ class Orchestrator(Seating):
             await history.events_between(self.bus, hosted, done.first, done.last),
             Seat(done.to_act) if done.to_act else None,
             done.winner,
-            _next_legal(hosted, seat) if still and done.to_act == seat.value else [],
+            _next_legal(hosted, seat) if still and done.to_act == seat.value else None,
         )
 
     # ----- bots and standing answers ---------------------------------------------------------
@@ -185,6 +186,6 @@ class Orchestrator(Seating):
         return await history.export_replay(self.bus, hosted, self.viewer_for(hosted, token))
 
 
-def _next_legal(hosted: HostedMatch, seat: Seat) -> list[types_pb2.LegalCommand]:
+def _next_legal(hosted: HostedMatch, seat: Seat) -> Listed | None:
     """``seat``'s legal commands now if it is the seat to act, else none."""
-    return hosted.legal(seat).wire() if to_act(hosted.state) is seat else []
+    return hosted.legal(seat).listed() if to_act(hosted.state) is seat else None

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,7 +31,7 @@ from frontier.runtime.snapshot import CommandKey, CommandResult, SeatClock
 from frontier.v1 import events_pb2, match_pb2, types_pb2
 from frontier.wire.convert import enum_to_proto
 
-from .legal_cache import LegalCache, SeatLegal
+from .legal_cache import LegalCache, Listed, SeatLegal
 from .recent import Recent
 from .referee import ClockConfig
 from .tails import Tails
@@ -227,8 +226,9 @@ class Accepted:
     events: list[tuple[int, Event]]  # (seq, event), unfiltered
     to_act: Seat | None
     winner: str
-    # the seat's next legal commands when it is still its turn after the command
-    next_legal: list[types_pb2.LegalCommand] = field(default_factory=list)
+    # the seat's next legal commands when it is still its turn after the command (as the
+    # kept entries: the reply merges their bytes, see legal_cache)
+    next_legal: Listed | None = None
     # the events as committed (protobuf), when this orchestrator committed them: the reply
     # reuses each one the seat may see as it is, instead of converting the event again
     envelopes: Sequence[events_pb2.EventEnvelope] = ()
@@ -237,8 +237,9 @@ class Accepted:
         """What a seat's latest command keeps for its retry: all but the envelopes.  Each
         envelope holds the whole published batch it belongs to (a protobuf sub-message
         keeps its parent's arena, ~3 KB resident per batch); a retry's reply converts the
-        events again, as one does for a command committed before a restart."""
-        return dataclasses.replace(self, envelopes=())
+        events again, as one does for a command committed before a restart.  (Built
+        directly: ``dataclasses.replace`` costs ~5 µs, once per command.)"""
+        return Accepted(self.events, self.to_act, self.winner, self.next_legal)
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from frontier.wire.view import view_to_proto
 
 from .core import Orchestrator
 from .hosted import Accepted, HostedMatch, NotOwner, seat_statuses, valid_id
+from .legal_cache import field_tag
 from .match_info import game_data_response, match_info_response
 from .peers import FORWARDED, Peers, refuse_second_hop
 from .referee import ClockConfig, InvalidClock
@@ -33,6 +34,10 @@ from .seating import bot_name
 from .turns import watch_turns
 
 _POLICY_PREFIX = "STANDING_POLICY_"
+
+# The replies' legal lists are merged from the entries' kept bytes (see legal_cache).
+_COMMANDS_TAG = field_tag(match_pb2.ListLegalCommandsResponse.COMMANDS_FIELD_NUMBER)
+_NEXT_LEGAL_TAG = field_tag(match_pb2.SubmitCommandResponse.NEXT_LEGAL_FIELD_NUMBER)
 
 
 R = TypeVar("R")
@@ -289,9 +294,9 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         _require_match_id(request.match_id)
         hosted = await self.core.get(request.match_id)
         seat = self.core.seat_for(hosted, request.seat_token)
-        return match_pb2.ListLegalCommandsResponse(
-            commands=hosted.legal(seat).wire(), version=hosted.state.version
-        )
+        reply = match_pb2.ListLegalCommandsResponse(version=hosted.state.version)
+        reply.MergeFromString(hosted.legal(seat).listed().spliced(_COMMANDS_TAG))
+        return reply
 
     @grpc_errors
     @routed
@@ -318,13 +323,15 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             request.legal_id,
         )
         version = accepted.events[-1][0] if accepted.events else hosted.state.version
-        return match_pb2.SubmitCommandResponse(
+        reply = match_pb2.SubmitCommandResponse(
             version=version,
-            next_legal=accepted.next_legal,
             events=reply_envelopes(request.match_id, hosted, accepted, viewer),
             to_act=_seat_proto(accepted.to_act),
             winner=accepted.winner,
         )
+        if accepted.next_legal is not None:
+            reply.MergeFromString(accepted.next_legal.spliced(_NEXT_LEGAL_TAG))
+        return reply
 
     async def WatchEvents(
         self, request: match_pb2.WatchEventsRequest, context: GrpcContext
