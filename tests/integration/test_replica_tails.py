@@ -72,7 +72,10 @@ def test_each_map_replica_gets_the_batches_it_missed(two_maps: Stack) -> None:
             method="/frontier.v1.MapService/DecideMapCommand",
         )
         catch_ups = counter(two_maps, name, "frontier_projection_catch_ups_total")
-        assert calls > 20 * len(SEEDS), f"{name} was hardly called ({calls:g})"
+        # the calls go over a few streams per service, each balanced to a replica when it
+        # opens and renewed after 1 s, 2 s, 4 s... (orchestrator/call_streams.py): on a quiet
+        # machine the two replicas get ~64 calls each, on a loaded one as few as ~34
+        assert calls > 10 * len(SEEDS), f"{name} was hardly called ({calls:g})"
         # at most the first call of each match (before the orchestrator knew the replica)
         # reads the stream; every later one applies the batches the request brings
         assert catch_ups <= len(SEEDS), f"{name} read the stream {catch_ups:g} times"
