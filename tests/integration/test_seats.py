@@ -222,8 +222,14 @@ def test_the_host_abandons_a_match_once(match_stub: match_pb2_grpc.MatchServiceS
 def test_a_bad_seat_setup_is_invalid_and_creates_nothing(
     match_stub: match_pb2_grpc.MatchServiceStub, setup: list[match_pb2.SeatSetup], why: str
 ) -> None:
-    before = len(match_stub.ListMatches(match_pb2.ListMatchesRequest(page_size=1000)).matches)
+    before = _listed(match_stub)
     error = _refused(lambda: _create(match_stub, *setup))
     assert error.code() is grpc.StatusCode.INVALID_ARGUMENT and why in (error.details() or "")
-    after = len(match_stub.ListMatches(match_pb2.ListMatchesRequest(page_size=1000)).matches)
-    assert after == before
+    # no match appeared; earlier tests' finished matches may be unloaded meanwhile (their
+    # time to live ran out), so the list may shrink but never gain one
+    assert _listed(match_stub) <= before
+
+
+def _listed(match_stub: match_pb2_grpc.MatchServiceStub) -> set[str]:
+    reply = match_stub.ListMatches(match_pb2.ListMatchesRequest(page_size=1000))
+    return {m.match_id for m in reply.matches}
