@@ -413,3 +413,66 @@ def test_draining_answers_the_calls_under_way_then_ends_the_stream() -> None:
     answered, refused = _run(lambda: _with_streams(handlers, body))
     assert answered == "last"
     assert refused.code() is grpc.StatusCode.UNAVAILABLE
+
+
+class Inline(Handlers):
+    """Answers match ids starting "now:" synchronously (``Method.now``), fails "now-fail:"
+    ones there, and leaves the rest to the asynchronous handler, counting who answered."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.answered_now: list[str] = []
+        self.answered_later: list[str] = []
+
+    def now(self, request: map_pb2.DecideMapCommandRequest) -> Any:
+        match_id = request.context.match_id
+        if match_id.startswith("now-fail:"):
+            raise ServiceError(grpc.StatusCode.ABORTED, "stale request")
+        if not match_id.startswith("now:"):
+            return None
+        self.answered_now.append(match_id)
+        return _decided(match_id)
+
+    async def decide(self, request: map_pb2.DecideMapCommandRequest) -> Any:
+        self.answered_later.append(request.context.match_id)
+        return await super().decide(request)
+
+    def table(self) -> dict[str, Method]:
+        return {DECIDE: Method(map_pb2.DecideMapCommandRequest, self.decide, self.now)}
+
+
+def test_calls_answered_synchronously_skip_the_handler_and_pass_a_slow_call() -> None:
+    inline = Inline()
+
+    async def body(streams: CallStreams, _: DomainCallServicer) -> Any:
+        release = inline.hold("slow")
+        slow = asyncio.ensure_future(streams.call(DECIDE, _request("slow"), 10))
+        await inline.started["slow"].wait()
+        fast = await asyncio.gather(
+            *(streams.call(DECIDE, _request(f"now:{i}"), 10) for i in range(10))
+        )
+        with pytest.raises(grpc.aio.AioRpcError) as failed:
+            await streams.call(DECIDE, _request("now-fail:1"), 10)
+        assert not slow.done()
+        release.set()
+        return [_match_of(r) for r in fast], _match_of(await slow), failed.value
+
+    fast, slow, failed = _run(lambda: _with_streams(inline, body))
+    assert fast == [f"now:{i}" for i in range(10)] and slow == "slow"
+    assert inline.answered_now == fast  # synchronously, in the order they came
+    assert inline.answered_later == ["slow"]  # the handler ran only for what now() left
+    assert failed.code() is grpc.StatusCode.ABORTED and failed.details() == "stale request"
+
+
+def test_draining_ends_the_stream_after_its_synchronous_replies() -> None:
+    inline = Inline()
+
+    async def body(streams: CallStreams, servicer: DomainCallServicer) -> Any:
+        answered = _match_of(await streams.call(DECIDE, _request("now:a"), 10))
+        await servicer.drain()  # no call under way: the stream ends at once
+        stream = streams._slots[0]
+        assert stream is not None
+        await asyncio.wait([stream.ended])
+        return answered
+
+    assert _run(lambda: _with_streams(inline, body)) == "now:a"

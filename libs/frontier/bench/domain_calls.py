@@ -4,7 +4,8 @@ Why a benchmark of its own: ``frontier bench stack`` gives each process's CPU pe
 in which the domain hop is one part among many.  Here the orchestrator's real client
 (``DomainClients.decide``) calls a map service in another process whose servers are the
 real ones (``unary_servicer`` and ``DomainCallServicer`` over the same handler table), with
-a handler that does no engine work and answers ``reply_bytes`` of payload, so what is
+a handler that does no engine work (answering synchronously, as a service whose projection
+is at hand does) and answers ``reply_bytes`` of payload, so what is
 measured is the per-call machinery on both sides: gRPC, asyncio, the multiplexer.  Both
 processes run uvloop, as the services do.  CPU is read from ``/proc/<pid>/stat`` (server)
 and ``time.process_time`` (client), over ``calls`` calls with ``in_flight`` at a time.
@@ -41,8 +42,13 @@ def _table(reply_bytes: int) -> dict[str, Method]:
     async def decide(request: map_pb2.DecideMapCommandRequest) -> Any:
         return reply
 
+    def decide_now(request: map_pb2.DecideMapCommandRequest) -> Any:
+        return reply  # as a real service answers a call whose projection is at hand
+
     return {
-        method_name(Domain.MAP, "DecideMapCommand"): Method(map_pb2.DecideMapCommandRequest, decide)
+        method_name(Domain.MAP, "DecideMapCommand"): Method(
+            map_pb2.DecideMapCommandRequest, decide, decide_now
+        )
     }
 
 
