@@ -476,3 +476,40 @@ def test_draining_ends_the_stream_after_its_synchronous_replies() -> None:
         return answered
 
     assert _run(lambda: _with_streams(inline, body)) == "now:a"
+
+
+def test_the_generator_form_for_tracing_interceptors_answers_and_drains_the_same() -> None:
+    """With tracing on, OpenTelemetry's interceptor iterates Exchange's replies, so the
+    servicer serves ``replies`` (the same session, its replies queued for a generator)."""
+    handlers = Handlers()
+
+    async def scenario() -> tuple[list[str], str, grpc.aio.AioRpcError, str]:
+        servicer = DomainCallServicer(handlers.table())
+        servicer.Exchange = servicer.replies  # type: ignore[method-assign,assignment]
+        server, port = await _server(servicer)
+        channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
+        streams = CallStreams(channel, 1, 0)
+        try:
+            release = handlers.hold("slow")
+            slow = asyncio.ensure_future(streams.call(DECIDE, _request("slow"), 10))
+            await handlers.started["slow"].wait()
+            fast = await asyncio.gather(
+                *(streams.call(DECIDE, _request(f"m{i}"), 10) for i in range(5))
+            )
+            with pytest.raises(grpc.aio.AioRpcError) as failed:
+                await streams.call(DECIDE, _request("fail:1"), 10)
+            await servicer.drain()  # the slow call is still answered, then the stream ends
+            release.set()
+            answered = _match_of(await slow)
+            stream = streams._slots[0]
+            assert stream is not None
+            await asyncio.wait([stream.ended])
+            return [_match_of(r) for r in fast], answered, failed.value, "ended"
+        finally:
+            streams.close()
+            await channel.close()
+            await server.stop(None)
+
+    fast, slow, failed, ended = _run(scenario)
+    assert fast == [f"m{i}" for i in range(5)] and slow == "slow" and ended == "ended"
+    assert failed.code() is grpc.StatusCode.FAILED_PRECONDITION

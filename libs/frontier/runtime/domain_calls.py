@@ -76,6 +76,8 @@ class DomainCallServicer(domain_pb2_grpc.DomainCallServiceServicer):
         self.traced = tracing_on()
         self.draining = False
         self._sessions: set[_Session] = set()
+        if self.traced:  # OpenTelemetry's interceptor iterates a stream handler's replies
+            self.Exchange = self.replies  # type: ignore[method-assign,assignment]
 
     # gRPC's reader/writer form (the replies go by context.write), which the generated
     # servicer's type, an iterator of replies, does not describe
@@ -94,6 +96,26 @@ class DomainCallServicer(domain_pb2_grpc.DomainCallServiceServicer):
             reader.cancel()
             session.cancel()
 
+    async def replies(
+        self,
+        request_iterator: AsyncIterator[domain_pb2.ExchangeRequest],
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> AsyncIterator[domain_pb2.ExchangeResponse]:
+        """Exchange as a generator of replies, for a server whose interceptors iterate a
+        stream handler's replies (OpenTelemetry's, tracing on): the same session, its
+        replies queued for the generator rather than written by the reader."""
+        session = _Session(self, context, queued=True)
+        self._sessions.add(session)
+        reader = asyncio.ensure_future(session.read(request_iterator))
+        assert session.queue is not None
+        try:
+            while (reply := await session.queue.get()) is not None:
+                yield reply
+        finally:
+            self._sessions.discard(session)
+            reader.cancel()
+            session.cancel()
+
     async def drain(self) -> None:
         """Refuse new calls (UNAVAILABLE), finish the ones under way, end every stream."""
         self.draining = True
@@ -105,10 +127,17 @@ class _Session:
     """One Exchange stream: its calls under way and its one writer."""
 
     def __init__(
-        self, servicer: DomainCallServicer, context: grpc.aio.ServicerContext[Any, Any]
+        self,
+        servicer: DomainCallServicer,
+        context: grpc.aio.ServicerContext[Any, Any],
+        queued: bool = False,
     ) -> None:
         self.servicer = servicer
         self.context = context
+        # with ``queued``, replies go to a generator (None ends it) instead of context.write
+        self.queue: asyncio.Queue[domain_pb2.ExchangeResponse | None] | None = (
+            asyncio.Queue() if queued else None
+        )
         # set once reading is over, every call answered and every reply written
         self.over: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.running: dict[int, asyncio.Task[None]] = {}
@@ -144,10 +173,15 @@ class _Session:
             and not self.over.done()
         ):
             self.over.set_result(None)
+            if self.queue is not None:
+                self.queue.put_nowait(None)
 
     async def send(self, reply: domain_pb2.ExchangeResponse) -> None:
         """Write one reply (after the writes before it).  A stream that cannot take it is
         over: gRPC ends the call, and with it every call still running."""
+        if self.queue is not None:
+            self.queue.put_nowait(reply)
+            return
         try:
             async with self._writing:
                 await self.context.write(reply)
