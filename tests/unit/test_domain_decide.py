@@ -121,7 +121,11 @@ def test_a_decide_answered_synchronously_is_the_one_its_handler_gives() -> None:
         context=_context(True), command=command_to_proto(cmd)
     )
     name = method_name(domain, f"Decide{noun}Command")
-    replies = []
+    replies: list[Any] = []
+
+    async def handled() -> Any:
+        return await method.handler(request)
+
     for at_hand in (True, False):
         projections: Any = _AtHand(state, at_hand)
         core = DomainCore(domain, projections)
@@ -131,7 +135,7 @@ def test_a_decide_answered_synchronously_is_the_one_its_handler_gives() -> None:
         now = method.now(request)
         assert (now is None) is not at_hand
         replies.append(now)
-        replies.append(asyncio.run(method.handler(request)))
+        replies.append(asyncio.run(handled()))
     assert replies[0].SerializeToString() == replies[1].SerializeToString()
     assert replies[1].SerializeToString() == replies[3].SerializeToString()
     assert state.version == 0  # the projection is untouched: each decide ran on a copy
