@@ -113,10 +113,8 @@ def _patch() -> None:
         put, write, read = outbox.put_nowait, rpc.write, rpc.read
 
         def put_wrapped(message: Any) -> None:
-            record = _current.get()
-            if message is not None and record is not None and "queued" not in record:
-                record["queued"] = _now()
-                _by_call[message.id] = record
+            if hasattr(message, "method"):  # an ExchangeRequest, not a write under way
+                _queued(message)
             put(message)
 
         async def write_wrapped(message: Any) -> Any:
@@ -132,7 +130,16 @@ def _patch() -> None:
             _stamp(record, "read")
             return reply
 
-        outbox.put_nowait = put_wrapped
+        if hasattr(self, "_send"):  # this branch's: a write may start at once
+            send = self._send
+
+            def send_wrapped(message: Any) -> None:
+                _queued(message)
+                send(message)
+
+            self._send = send_wrapped
+        else:
+            outbox.put_nowait = put_wrapped
         rpc.write, rpc.read = write_wrapped, read_wrapped
 
     async def call_wrapped(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -160,27 +167,17 @@ def _patch() -> None:
         answers.publish = publish_wrapped
     else:  # main's code: the request publishes through nats-py, the answer comes to a task
         settle_name = "_answered"
-        request = answers_cls.request
+        from nats.aio.client import Client
 
-        async def request_wrapped(
-            self: Any, subject: str, data: bytes, headers: Any, timeout_s: float
-        ) -> Any:
-            nc = self.nc
-            publish_fn = nc.publish
+        client_publish = Client.publish
 
-            async def publish_noted(
-                subj: str, payload: bytes = b"", reply: str = "", headers: Any = None
-            ) -> None:
-                _note_reply(reply)
-                await publish_fn(subj, payload, reply=reply, headers=headers)
+        async def publish_noted(
+            self: Any, subject: str, payload: bytes = b"", reply: str = "", headers: Any = None
+        ) -> None:
+            _note_reply(reply)
+            await client_publish(self, subject, payload, reply=reply, headers=headers)
 
-            nc.publish = publish_noted
-            try:
-                return await request(self, subject, data, headers, timeout_s)
-            finally:
-                del nc.publish
-
-        answers_cls.request = request_wrapped
+        Client.publish = publish_noted  # type: ignore[method-assign]
     settle = getattr(answers_cls, settle_name)
 
     if settle_name == "_settle":
@@ -208,6 +205,13 @@ def _patch() -> None:
 
     bus.Bus.publish_batch = publish_batch_wrapped
     threading.Thread(target=_report, daemon=True).start()
+
+
+def _queued(message: Any) -> None:
+    record = _current.get()
+    if record is not None and "queued" not in record:
+        record["queued"] = _now()
+        _by_call[message.id] = record
 
 
 def _note_reply(reply: str) -> None:
