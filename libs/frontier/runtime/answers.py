@@ -78,7 +78,17 @@ def write_now(
 
 
 def _plain(key: str) -> bool:
-    return bool(key) and key.isascii() and all(c.isalnum() or c in "-_." for c in key)
+    """Whether ``key`` is a header name nats-py would send as it is (letters, digits, ``-_.``).
+    The names are a handful of constants: each is checked once."""
+    if key in _PLAIN_KEYS:
+        return True
+    plain = bool(key) and key.isascii() and all(c.isalnum() or c in "-_." for c in key)
+    if plain and len(_PLAIN_KEYS) < 64:
+        _PLAIN_KEYS.add(key)
+    return plain
+
+
+_PLAIN_KEYS: set[str] = set()
 
 
 async def publish(
