@@ -7,6 +7,8 @@ a reconnect both still hold."""
 from __future__ import annotations
 
 import asyncio
+import importlib.util
+from pathlib import Path
 
 import nats
 import pytest
@@ -84,3 +86,29 @@ async def _settled_as_parsed(server: Nats) -> None:
 
 def test_answers_settle_as_they_are_parsed_and_after_a_reconnect(jetstream_server: Nats) -> None:
     asyncio.run(_settled_as_parsed(jetstream_server))
+
+
+def test_the_publish_bench_publishes_every_batch_it_times(jetstream_server: Nats) -> None:
+    """bench/publish.py (a script that also runs against main's venv, so not under libs):
+    every publish it times is one batch in the stream, in order on each match's subject."""
+    spec = importlib.util.spec_from_file_location(
+        "publish_bench", Path(__file__).parents[2] / "bench" / "publish.py"
+    )
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+
+    async def run() -> list[list[int]]:
+        wall_us, cpu_us = await bench._round(jetstream_server.url, 40, 4)
+        assert wall_us > 0 and cpu_us >= 0
+        bus = await Bus.connect(jetstream_server.url, timeout_s=2.0)
+        try:
+            return [
+                [s.batch.envelopes[0].seq for s in await bus.read_batches(f"bench{lane}")]
+                for lane in range(4)
+            ]
+        finally:
+            await bus.close()
+
+    # one warm-up publish per match, then 10 rounds of 4 at once: 11 batches each
+    assert asyncio.run(run()) == [[1 + 4 * n for n in range(11)]] * 4
