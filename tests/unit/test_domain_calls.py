@@ -107,9 +107,13 @@ def _run(scenario: Callable[[], Awaitable[Any]]) -> Any:
 
 
 async def _with_streams(
-    handlers: Handlers, body: Callable[[CallStreams, DomainCallServicer], Awaitable[Any]]
+    handlers: Handlers,
+    body: Callable[[CallStreams, DomainCallServicer], Awaitable[Any]],
+    generator: bool = False,
 ) -> Any:
     servicer = DomainCallServicer(handlers.table())
+    if generator:  # as with tracing on (see DomainCallServicer.replies)
+        servicer.Exchange = servicer.replies  # type: ignore[method-assign,assignment]
     server, port = await _server(servicer)
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
     streams = CallStreams(channel, 1, 0)
@@ -413,3 +417,95 @@ def test_draining_answers_the_calls_under_way_then_ends_the_stream() -> None:
     answered, refused = _run(lambda: _with_streams(handlers, body))
     assert answered == "last"
     assert refused.code() is grpc.StatusCode.UNAVAILABLE
+
+
+class Inline(Handlers):
+    """Answers match ids starting "now:" synchronously (``Method.now``), fails "now-fail:"
+    ones there, and leaves the rest to the asynchronous handler, counting who answered."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.answered_now: list[str] = []
+        self.answered_later: list[str] = []
+
+    def now(self, request: map_pb2.DecideMapCommandRequest) -> Any:
+        match_id = request.context.match_id
+        if match_id.startswith("now-fail:"):
+            raise ServiceError(grpc.StatusCode.ABORTED, "stale request")
+        if not match_id.startswith("now:"):
+            return None
+        self.answered_now.append(match_id)
+        return _decided(match_id)
+
+    async def decide(self, request: map_pb2.DecideMapCommandRequest) -> Any:
+        self.answered_later.append(request.context.match_id)
+        return await super().decide(request)
+
+    def table(self) -> dict[str, Method]:
+        return {DECIDE: Method(map_pb2.DecideMapCommandRequest, self.decide, self.now)}
+
+
+async def _around_a_slow_call(
+    streams: CallStreams, handlers: Handlers, fast_ids: list[str], fail_id: str
+) -> tuple[asyncio.Future[bytes], list[str], grpc.aio.AioRpcError]:
+    """A held call, ``fast_ids`` answered while it waits, then ``fail_id``'s failure; the
+    held call is still under way (released by the caller)."""
+    handlers.hold("slow")
+    slow = asyncio.ensure_future(streams.call(DECIDE, _request("slow"), 10))
+    await handlers.started["slow"].wait()
+    fast = await asyncio.gather(*(streams.call(DECIDE, _request(i), 10) for i in fast_ids))
+    with pytest.raises(grpc.aio.AioRpcError) as failed:
+        await streams.call(DECIDE, _request(fail_id), 10)
+    assert not slow.done()
+    return slow, [_match_of(r) for r in fast], failed.value
+
+
+def test_calls_answered_synchronously_skip_the_handler_and_pass_a_slow_call() -> None:
+    inline = Inline()
+    ids = [f"now:{i}" for i in range(10)]
+
+    async def body(streams: CallStreams, _: DomainCallServicer) -> Any:
+        slow, fast, failed = await _around_a_slow_call(streams, inline, ids, "now-fail:1")
+        inline.held["slow"].set()
+        return fast, _match_of(await slow), failed
+
+    fast, slow, failed = _run(lambda: _with_streams(inline, body))
+    assert fast == ids and slow == "slow"
+    assert inline.answered_now == fast  # synchronously, in the order they came
+    assert inline.answered_later == ["slow"]  # the handler ran only for what now() left
+    assert failed.code() is grpc.StatusCode.ABORTED and failed.details() == "stale request"
+
+
+def test_draining_ends_the_stream_after_its_synchronous_replies() -> None:
+    inline = Inline()
+
+    async def body(streams: CallStreams, servicer: DomainCallServicer) -> Any:
+        answered = _match_of(await streams.call(DECIDE, _request("now:a"), 10))
+        await servicer.drain()  # no call under way: the stream ends at once
+        stream = streams._slots[0]
+        assert stream is not None
+        await asyncio.wait([stream.ended])
+        return answered
+
+    assert _run(lambda: _with_streams(inline, body)) == "now:a"
+
+
+def test_the_generator_form_for_tracing_interceptors_answers_and_drains_the_same() -> None:
+    """With tracing on, OpenTelemetry's interceptor iterates Exchange's replies, so the
+    servicer serves ``replies`` (the same session, its replies queued for a generator)."""
+    handlers = Handlers()
+    ids = [f"m{i}" for i in range(5)]
+
+    async def body(streams: CallStreams, servicer: DomainCallServicer) -> Any:
+        slow, fast, failed = await _around_a_slow_call(streams, handlers, ids, "fail:1")
+        await servicer.drain()  # the slow call is still answered, then the stream ends
+        handlers.held["slow"].set()
+        answered = _match_of(await slow)
+        stream = streams._slots[0]
+        assert stream is not None
+        await asyncio.wait([stream.ended])
+        return fast, answered, failed
+
+    fast, slow, failed = _run(lambda: _with_streams(handlers, body, generator=True))
+    assert fast == ids and slow == "slow"
+    assert failed.code() is grpc.StatusCode.FAILED_PRECONDITION

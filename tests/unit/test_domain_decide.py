@@ -18,6 +18,7 @@ from frontier.engine.errors import IllegalCommand, WrongSeat
 from frontier.engine.model import Command, CommandKind
 from frontier.engine.state import State
 from frontier.runtime.domain import DomainCore
+from frontier.runtime.domain_servicers import SPECS, method_name, methods
 from frontier.v1 import domain_pb2
 from frontier.wire.convert import command_to_proto, event_from_proto
 
@@ -94,3 +95,47 @@ def test_turn_order_decides_and_advances_in_one_call() -> None:
         apply_command(Ctx(state), cmd)
         advance(Ctx(state))
     raise AssertionError("no turn-order command left steps to run")
+
+
+class _AtHand(_Fixed):
+    """A projection at hand (``at_now`` gives it) or not (None: the caller must wait)."""
+
+    def __init__(self, state: State, at_hand: bool) -> None:
+        super().__init__(state)
+        self.at_hand = at_hand
+
+    def at_now(self, match_id: str, version: int, tail: Any = (), seq: int = 0) -> State | None:
+        return self.state if self.at_hand else None
+
+
+def test_a_decide_answered_synchronously_is_the_one_its_handler_gives() -> None:
+    """The stream answers a call with ``Method.now`` when its projection is at hand: the
+    same reply, byte for byte, as the asynchronous handler's; None when not at hand."""
+    state = initial_state(make_config(seed=1, lineup=LINEUP))
+    actor = to_act(state)
+    assert actor is not None
+    cmd = legal_commands(state, actor)[0]
+    domain = owner(state, cmd)
+    pb2, _, _, noun = SPECS[domain]
+    request = getattr(pb2, f"Decide{noun}CommandRequest")(
+        context=_context(True), command=command_to_proto(cmd)
+    )
+    name = method_name(domain, f"Decide{noun}Command")
+    replies: list[Any] = []
+
+    async def handled() -> Any:
+        return await method.handler(request)
+
+    for at_hand in (True, False):
+        projections: Any = _AtHand(state, at_hand)
+        core = DomainCore(domain, projections)
+        core.replica = "r"
+        method = methods(domain, core, None)[name]
+        assert method.now is not None
+        now = method.now(request)
+        assert (now is None) is not at_hand
+        replies.append(now)
+        replies.append(asyncio.run(handled()))
+    assert replies[0].SerializeToString() == replies[1].SerializeToString()
+    assert replies[1].SerializeToString() == replies[3].SerializeToString()
+    assert state.version == 0  # the projection is untouched: each decide ran on a copy

@@ -7,9 +7,13 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any, cast
 
+import grpc
+import pytest
+
 from frontier.engine import initial_state, legal_commands, make_config, to_act
 from frontier.engine.decide import execute
 from frontier.runtime.bus import Bus, StoredBatch
+from frontier.runtime.errors import ServiceError
 from frontier.runtime.matches import apply_batch
 from frontier.runtime.projection import Projections
 from frontier.v1 import events_pb2
@@ -146,3 +150,58 @@ async def _announced_scenario() -> None:
 
 def test_a_match_the_lobby_announces_starts_from_its_record_alone() -> None:
     asyncio.run(_announced_scenario())
+
+
+async def _at_now_scenario() -> None:
+    match_id = "m" * 32
+    bus, projections = await _announced(match_id)
+    played = _play(seed=9)
+    bus.batches.extend(played[:4])
+    first, second = played[0].envelopes[-1].seq, played[1].envelopes[-1].seq
+    # unknown match, or a version beyond the tail: not at hand, and nothing changes
+    assert projections.at_now("n" * 32, 0) is None
+    assert projections.at_now(match_id, first) is None
+    assert projections.at_now(match_id, second, played[1].envelopes) is None  # a gap before
+    assert projections.known()[match_id].version == 0 and bus.reads == []
+    # a tail that reaches the version: folded at once, synchronously, no read
+    state = projections.at_now(match_id, first, played[0].envelopes, 1)
+    assert state is not None and state.version == first and bus.reads == []
+    # at the version already: the same state, the tail skipped
+    assert projections.at_now(match_id, first, played[0].envelopes) is state
+    # a caller behind the projection is stale, as in at()
+    with pytest.raises(ServiceError) as stale:
+        projections.at_now(match_id, first - 1)
+    assert stale.value.code is grpc.StatusCode.ABORTED
+    # a catch-up under way holds the projection: not at hand
+    projection = projections._by_match[match_id]
+    async with projection.changed:
+        assert projections.at_now(match_id, second, played[1].envelopes) is None
+    assert projection.state.version == first
+    # at() takes what at_now cannot: the stream read for a version beyond the tail
+    third = played[3].envelopes[-1].seq
+    assert (await projections.at(match_id, third, played[3].envelopes)).version == third
+    assert bus.reads == ["catch-up"]
+
+
+def test_at_now_answers_without_waiting_or_returns_none_and_changes_nothing() -> None:
+    asyncio.run(_at_now_scenario())
+
+
+async def _following_scenario() -> None:
+    # a service that follows NATS may have a request waiting for the version a tail brings
+    # (at() notifies it): at_now leaves such a tail to at()
+    match_id = "m" * 32
+    bus = MemoryBus(match_id, seed=9)
+    projections = Projections(cast(Bus, bus), wait_s=5.0, follows=True)
+    projections.on_lobby({"event": "created", "match_id": match_id})
+    await asyncio.sleep(0)
+    await asyncio.gather(*projections._warming)
+    played = _play(seed=9)
+    first = played[0].envelopes[-1].seq
+    assert projections.at_now(match_id, first, played[0].envelopes) is None
+    assert projections.at_now(match_id, 0) is projections.known()[match_id]
+    assert (await projections.at(match_id, first, played[0].envelopes)).version == first
+
+
+def test_at_now_leaves_a_tail_to_at_when_requests_may_wait_for_it() -> None:
+    asyncio.run(_following_scenario())

@@ -4,15 +4,19 @@ Why a benchmark of its own: ``frontier bench stack`` gives each process's CPU pe
 in which the domain hop is one part among many.  Here the orchestrator's real client
 (``DomainClients.decide``) calls a map service in another process whose servers are the
 real ones (``unary_servicer`` and ``DomainCallServicer`` over the same handler table), with
-a handler that does no engine work and answers ``reply_bytes`` of payload, so what is
+a handler that does no engine work (answering synchronously, as a service whose projection
+is at hand does) and answers ``reply_bytes`` of payload, so what is
 measured is the per-call machinery on both sides: gRPC, asyncio, the multiplexer.  Both
 processes run uvloop, as the services do.  CPU is read from ``/proc/<pid>/stat`` (server)
-and ``time.process_time`` (client), over ``calls`` calls with ``in_flight`` at a time.
+and ``time.process_time`` (client), over ``calls`` calls with ``in_flight`` at a time; the
+wall-clock time per call times ``in_flight`` is the round trip a caller waits, and the
+server's voluntary context switches per call (all its threads) count its wake-ups.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import subprocess
 import sys
@@ -41,8 +45,13 @@ def _table(reply_bytes: int) -> dict[str, Method]:
     async def decide(request: map_pb2.DecideMapCommandRequest) -> Any:
         return reply
 
+    def decide_now(request: map_pb2.DecideMapCommandRequest) -> Any:
+        return reply  # as a real service answers a call whose projection is at hand
+
     return {
-        method_name(Domain.MAP, "DecideMapCommand"): Method(map_pb2.DecideMapCommandRequest, decide)
+        method_name(Domain.MAP, "DecideMapCommand"): Method(
+            map_pb2.DecideMapCommandRequest, decide, decide_now
+        )
     }
 
 
@@ -65,6 +74,18 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
+def switches(pid: int) -> int:
+    """Voluntary context switches of every thread of process ``pid`` so far: each is a
+    thread going to sleep, so what it woke up for (the loop, gRPC's pollers) is counted."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{task}/status") as status:
+            for line in status:
+                if line.startswith("voluntary_ctxt_switches:"):
+                    total += int(line.split()[1])
+    return total
+
+
 async def _client(port: int, pid: int, streams: bool, calls: int, in_flight: int) -> dict[str, Any]:
     settings = OrchestratorSettings(map_url=f"127.0.0.1:{port}", domain_streams=streams)
     clients = DomainClients(settings)
@@ -80,8 +101,12 @@ async def _client(port: int, pid: int, streams: bool, calls: int, in_flight: int
                 await clients.decide(Domain.MAP, context, command)
 
         server_before, client_before = cpu_s(pid), time.process_time()
+        switches_before = switches(pid)
+        started = time.perf_counter()
         await asyncio.gather(*(worker() for _ in range(in_flight)))
+        wall_s = time.perf_counter() - started
         server_s, client_s = cpu_s(pid) - server_before, time.process_time() - client_before
+        server_switches = switches(pid) - switches_before
     finally:
         await clients.close()
     done = per_worker * in_flight
@@ -91,6 +116,9 @@ async def _client(port: int, pid: int, streams: bool, calls: int, in_flight: int
         "in_flight": in_flight,
         "server_us_per_call": round(server_s / done * 1e6, 1),
         "client_us_per_call": round(client_s / done * 1e6, 1),
+        "server_switches_per_call": round(server_switches / done, 2),
+        # with one call in flight, the round trip: how soon an answer comes back
+        "wall_us_per_call": round(wall_s / done * 1e6 * in_flight, 1),
     }
 
 

@@ -400,7 +400,7 @@ class Bus:
     ) -> Follower:
         """Deliver every new batch of every match to ``handler``, in stream order, in
         rounds (see follow.py); stopped by :meth:`close`."""
-        follower = Follower(self.js, self.stream, ALL_EVENTS, handler)
+        follower = Follower(self.js, self.stream, ALL_EVENTS, handler, nc=self.nc)
         await follower.start()
         self._followers.append(follower)
         return follower

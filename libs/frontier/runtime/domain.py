@@ -77,14 +77,22 @@ class DomainCore:
         self.replica = uuid.uuid4().hex
 
     async def state_for(self, ctx_msg: domain_pb2.DomainContext) -> State:
-        if not ctx_msg.match_id:
-            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "match_id is required")
+        """A private copy of the projection at the request's version, the request's pending
+        events folded onto it."""
+        _check_context(ctx_msg)
         committed = await self.projections.at(
             ctx_msg.match_id, ctx_msg.base_version, ctx_msg.committed_tail, ctx_msg.base_stream_seq
         )
-        state = committed.clone()  # no await between at() and clone(): nothing can interleave
-        fold(state, [event_from_proto(e) for e in ctx_msg.pending_events])
-        return state
+        return _private(committed, ctx_msg)  # no await since at(): nothing can interleave
+
+    def state_now(self, ctx_msg: domain_pb2.DomainContext) -> State | None:
+        """What :meth:`state_for` returns, when it can be had without waiting (see
+        ``Projections.at_now``); None when it cannot."""
+        _check_context(ctx_msg)
+        committed = self.projections.at_now(
+            ctx_msg.match_id, ctx_msg.base_version, ctx_msg.committed_tail, ctx_msg.base_stream_seq
+        )
+        return None if committed is None else _private(committed, ctx_msg)
 
     async def decide(
         self,
@@ -95,6 +103,16 @@ class DomainCore:
         """The command's events; with ``then_advance`` (turn-order only), followed by what
         advancing the match after it emits, in the same call (as AdvanceTurn would)."""
         state = await self.state_for(ctx_msg)
+        return self.decide_on(state, command, then_advance, ctx_msg.legal_checked)
+
+    def decide_on(
+        self,
+        state: State,
+        command: types_pb2.Command,
+        then_advance: bool = False,
+        legal_checked: bool = False,
+    ) -> domain_pb2.DomainEvents:
+        """:meth:`decide` on ``state``, a private copy (it is changed)."""
         cmd = command_from_proto(command)
         routed = owner(state, cmd)
         if routed is not self.domain:
@@ -107,7 +125,7 @@ class DomainCore:
         # and found the command among them (the orchestrator does, from its cache), so
         # listing them again here -- the dearest part of a decide call -- is skipped; the
         # match, seat and turn are still checked.
-        check(state, cmd, [cmd] if ctx_msg.legal_checked else None)
+        check(state, cmd, [cmd] if legal_checked else None)
         ctx = Ctx(state)
         apply_command(ctx, cmd)
         if then_advance:
@@ -117,7 +135,9 @@ class DomainCore:
     async def legal(
         self, ctx_msg: domain_pb2.DomainContext, seat_value: int
     ) -> list[types_pb2.LegalCommand]:
-        state = await self.state_for(ctx_msg)
+        return self.legal_on(await self.state_for(ctx_msg), seat_value)
+
+    def legal_on(self, state: State, seat_value: int) -> list[types_pb2.LegalCommand]:
         seat = enum_from_proto(Seat, seat_value)
         out: list[types_pb2.LegalCommand] = []
         for cmd in legal_commands(state, seat):
@@ -126,16 +146,34 @@ class DomainCore:
         return out
 
     async def advance(self, ctx_msg: domain_pb2.DomainContext) -> domain_pb2.DomainEvents:
-        state = await self.state_for(ctx_msg)
+        return self.advance_on(await self.state_for(ctx_msg))
+
+    def advance_on(self, state: State) -> domain_pb2.DomainEvents:
         ctx = Ctx(state)
         advance(ctx)
         return events_message(ctx.events, self.replica)
 
     async def finish(self, ctx_msg: domain_pb2.DomainContext) -> domain_pb2.DomainEvents:
-        state = await self.state_for(ctx_msg)
+        return self.finish_on(await self.state_for(ctx_msg))
+
+    def finish_on(self, state: State) -> domain_pb2.DomainEvents:
         ctx = Ctx(state)
         finish(ctx)
         return events_message(ctx.events, self.replica)
+
+
+def _check_context(ctx_msg: domain_pb2.DomainContext) -> None:
+    if not ctx_msg.match_id:
+        raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "match_id is required")
+
+
+def _private(committed: State, ctx_msg: domain_pb2.DomainContext) -> State:
+    """A copy of the committed state to decide on, the request's pending events folded."""
+    state = committed.clone()
+    pending = ctx_msg.pending_events
+    if pending:
+        fold(state, [event_from_proto(e) for e in pending])
+    return state
 
 
 def events_message(events: list[Event], replica: str = "") -> domain_pb2.DomainEvents:

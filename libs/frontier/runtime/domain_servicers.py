@@ -12,12 +12,14 @@ scoring add their own RPCs on top.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 import grpc
 
 from frontier.engine.domains import Domain
+from frontier.engine.state import State
 from frontier.v1 import (
     combat_pb2,
     combat_pb2_grpc,
@@ -69,41 +71,52 @@ def methods(domain: Domain, core: DomainCore, scoreboard: Scoreboard | None) -> 
 
     advances = domain is Domain.TURN_ORDER  # only DecideTurnCommandRequest has `advance`
 
-    async def decide(request: Any) -> Any:
+    def decide(request: Any, state: State) -> Any:
         then_advance = advances and request.advance
-        return decide_response(
-            result=await core.decide(request.context, request.command, then_advance)
-        )
+        result = core.decide_on(state, request.command, then_advance, request.context.legal_checked)
+        return decide_response(result=result)
 
-    async def list_commands(request: Any) -> Any:
-        return list_response(commands=await core.legal(request.context, request.seat))
+    def list_commands(request: Any, state: State) -> Any:
+        return list_response(commands=core.legal_on(state, request.seat))
 
-    table: dict[str, tuple[Any, Handler]] = {
-        f"Decide{noun}Command": (decide_request, decide),
-        f"List{noun}Commands": (list_request, list_commands),
+    table: dict[str, Method] = {
+        f"Decide{noun}Command": _on_state(core, decide_request, decide),
+        f"List{noun}Commands": _on_state(core, list_request, list_commands),
     }
     if domain is Domain.TURN_ORDER:
 
-        async def advance_turn(request: Any) -> turn_order_pb2.AdvanceTurnResponse:
-            return turn_order_pb2.AdvanceTurnResponse(result=await core.advance(request.context))
+        def advance_turn(request: Any, state: State) -> turn_order_pb2.AdvanceTurnResponse:
+            return turn_order_pb2.AdvanceTurnResponse(result=core.advance_on(state))
 
-        table["AdvanceTurn"] = (turn_order_pb2.AdvanceTurnRequest, advance_turn)
+        table["AdvanceTurn"] = _on_state(core, turn_order_pb2.AdvanceTurnRequest, advance_turn)
     if domain is Domain.SCORING:
         assert scoreboard is not None
         board = scoreboard
 
-        async def evaluate(request: Any) -> scoring_pb2.EvaluateMatchResponse:
-            return scoring_pb2.EvaluateMatchResponse(result=await core.finish(request.context))
+        def evaluate(request: Any, state: State) -> scoring_pb2.EvaluateMatchResponse:
+            return scoring_pb2.EvaluateMatchResponse(result=core.finish_on(state))
 
         async def get_scoreboard(request: Any) -> scoring_pb2.GetScoreboardResponse:
             return scoring_pb2.GetScoreboardResponse(matches=await board.current())
 
-        table["EvaluateMatch"] = (scoring_pb2.EvaluateMatchRequest, evaluate)
-        table["GetScoreboard"] = (scoring_pb2.GetScoreboardRequest, get_scoreboard)
-    return {
-        method_name(domain, rpc): Method(request_type, handler)
-        for rpc, (request_type, handler) in table.items()
-    }
+        table["EvaluateMatch"] = _on_state(core, scoring_pb2.EvaluateMatchRequest, evaluate)
+        table["GetScoreboard"] = Method(scoring_pb2.GetScoreboardRequest, get_scoreboard)
+    return {method_name(domain, rpc): method for rpc, method in table.items()}
+
+
+def _on_state(core: DomainCore, request_type: Any, op: Callable[[Any, State], Any]) -> Method:
+    """An RPC answered from the request's state (``op(request, state)``): its handler, and
+    its synchronous form for a state that is there without waiting (``DomainCore.state_now``;
+    None otherwise, and the handler answers)."""
+
+    async def handler(request: Any) -> Any:
+        return op(request, await core.state_for(request.context))
+
+    def now(request: Any) -> Any:
+        state = core.state_now(request.context)
+        return None if state is None else op(request, state)
+
+    return Method(request_type, handler, now)
 
 
 def unary_servicer(domain: Domain, table: dict[str, Method]) -> Any:
