@@ -74,8 +74,10 @@ def test_each_map_replica_gets_the_batches_it_missed(two_maps: Stack) -> None:
         catch_ups = counter(two_maps, name, "frontier_projection_catch_ups_total")
         # the calls go over a few streams per service, each balanced to a replica when it
         # opens and renewed after 1 s, 2 s, 4 s... (orchestrator/call_streams.py): on a quiet
-        # machine the two replicas get ~64 calls each, on a loaded one as few as ~34
-        assert calls > 10 * len(SEEDS), f"{name} was hardly called ({calls:g})"
+        # machine the two replicas get ~64 calls each, on a loaded one as few as ~20 of 129.
+        # A replica called a few times after the other took commands in between has had to
+        # apply the batches it missed: from the request, or else by a catch-up (counted below)
+        assert calls > 2 * len(SEEDS), f"{name} was hardly called ({calls:g})"
         # at most the first call of each match (before the orchestrator knew the replica)
         # reads the stream; every later one applies the batches the request brings
         assert catch_ups <= len(SEEDS), f"{name} read the stream {catch_ups:g} times"
