@@ -41,12 +41,17 @@ import os
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+import uvloop
 
 from frontier.bench.cpu import Sample, per_unit
 from frontier.bench.floor import cpu_floor, hot_floor, paced_floor
-from frontier.ops.stack import DOMAINS, Stack, StackConfig
+from frontier.bench.nats_traffic import Traffic
+from frontier.ops.stack import DOMAINS, Stack, StackConfig, free_port
 from frontier.play.load import MatchRun, create_idle, play_many
 
 IDLE_WINDOW_S = 5.0  # each of the two windows of the idle measurement
@@ -72,6 +77,7 @@ class StackBench:
     retries: int
     memory_per_match_kb: float
     commands_per_match: int = 0  # 0: played to the end (memory of finished matches)
+    client_loop: str = "uvloop"  # the play phase's event loop (CLIENT_LOOPS)
     server_cpu_ms_per_command: float = 0.0
     floor_cpu_ms_per_command: float = 0.0
     cpu_ratio: float = 0.0
@@ -81,9 +87,21 @@ class StackBench:
     server_cpu_ms_per_command_by_process: dict[str, float] = field(default_factory=dict)
     floor_cpu_ms_by_part: dict[str, float] = field(default_factory=dict)
     memory_per_match_kb_by_process: dict[str, float] = field(default_factory=dict)
+    # nats-server's messages, bytes and JetStream API requests per command over the play
+    # phase, in total and per client connection (see frontier.bench.nats_traffic)
+    nats_per_command: dict[str, Any] = field(default_factory=dict)
     # what the memory figure is of: "playing" (every match stopped unfinished), "finished"
     # (every match played to its end) or "mixed"
     memory_of: str = ""
+
+
+# The play phase's event loop (the players and the paced floor probe share it): uvloop, as the
+# servers run, or the standard library's.  The floor's CPU phase keeps the standard loop
+# whatever this says, so ``floor_cpu_ms_per_command`` is measured as before.
+CLIENT_LOOPS: dict[str, Callable[[], asyncio.AbstractEventLoop] | None] = {
+    "uvloop": uvloop.new_event_loop,
+    "asyncio": None,
+}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -106,30 +124,37 @@ def run(
     orchestrators: int = 1,
     think_ms: float = 0.0,
     commands_per_match: int = 0,
+    client_loop: str = "uvloop",
 ) -> StackBench:
+    if client_loop not in CLIENT_LOOPS:
+        raise ValueError(f"client loop must be one of {sorted(CLIENT_LOOPS)}, not {client_loop!r}")
     workdir = Path(tempfile.mkdtemp(prefix="frontier-bench-"))
     # room for the played matches and the idle ones (the default limit is 1,000)
     room = {"FRONTIER_MAX_MATCHES": str(matches + IDLE_MATCHES + 10)}
-    config = StackConfig.ephemeral(workdir, orchestrators=orchestrators, sync=sync, extra_env=room)
+    config = StackConfig.ephemeral(
+        workdir, orchestrators=orchestrators, sync=sync, extra_env=room, monitor_port=free_port()
+    )
+    monitor = f"http://{config.host}:{config.monitor_port}"
     with Stack(config) as stack:
         pids = server_pids(stack)
         hot = asyncio.run(hot_floor(config))
         floor_cpu = asyncio.run(cpu_floor(config, pids, matches, think_ms / 1000, lineup, seed))
-        before = Sample.take(pids)
+        before, traffic_before = Sample.take(pids), Traffic.take(monitor)
         client_before = time.process_time()
         started = time.perf_counter()
-        runs, paced = asyncio.run(
-            _play(
-                config,
-                list(range(seed, seed + matches)),
-                lineup,
-                think_ms / 1000,
-                commands_per_match,
+        with asyncio.Runner(loop_factory=CLIENT_LOOPS[client_loop]) as runner:
+            runs, paced = runner.run(
+                _play(
+                    config,
+                    list(range(seed, seed + matches)),
+                    lineup,
+                    think_ms / 1000,
+                    commands_per_match,
+                )
             )
-        )
         seconds = time.perf_counter() - started
         client_ms = (time.process_time() - client_before) * 1000
-        after = Sample.take(pids)
+        after, traffic_after = Sample.take(pids), Traffic.take(monitor)
         idle = asyncio.run(_idle_cost(config, pids, IDLE_MATCHES, lineup))
     floor = statistics.median(paced) if paced else hot
     latencies = [ms for r in runs for ms in r.latencies_ms]
@@ -157,6 +182,7 @@ def run(
         ratio_hot_p50=round(p50 / hot, 2),
         retries=sum(r.retries for r in runs),
         commands_per_match=commands_per_match,
+        client_loop=client_loop,
         memory_per_match_kb=round(sum(grown.values()) / matches, 1),
         server_cpu_ms_per_command=round(server_cpu, 4),
         floor_cpu_ms_per_command=round(floor_cpu.total_ms, 4),
@@ -172,6 +198,7 @@ def run(
         },
         memory_per_match_kb_by_process={n: round(kb / matches, 1) for n, kb in grown.items()},
         memory_of=memory_of(runs),
+        nats_per_command=traffic_after.per_unit_since(traffic_before, commands),
     )
 
 
