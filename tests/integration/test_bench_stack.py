@@ -50,6 +50,8 @@ def test_bench_stack_json_reports_latency_against_the_floor(
     # paced: the floor was probed alongside the matches, not copied from the hot one
     assert result["floor_p50_ms"] != hot
     assert result["client_loop"] == "uvloop"
+    lag = result["client_loop_lag_ms"]
+    assert 0 <= lag["p50"] <= lag["p99"] <= lag["max"]
     # nats-server's counts over the play phase: one stored batch per command, exactly
     nats = result["nats_per_command"]
     assert nats["stream_writes"]["FRONTIER_EVENTS"] == 1.0

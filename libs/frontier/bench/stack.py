@@ -78,6 +78,8 @@ class StackBench:
     memory_per_match_kb: float
     commands_per_match: int = 0  # 0: played to the end (memory of finished matches)
     client_loop: str = "uvloop"  # the play phase's event loop (CLIENT_LOOPS)
+    # how late the players' loop ran a timer over the play phase (see loop_lag): p50, p99, max
+    client_loop_lag_ms: dict[str, float] = field(default_factory=dict)
     server_cpu_ms_per_command: float = 0.0
     floor_cpu_ms_per_command: float = 0.0
     cpu_ratio: float = 0.0
@@ -94,6 +96,8 @@ class StackBench:
     # (every match played to its end) or "mixed"
     memory_of: str = ""
 
+
+LAG_EVERY_S = 0.05  # how often the players' loop lag is sampled
 
 # The play phase's event loop (the players and the paced floor probe share it): uvloop, as the
 # servers run, or the standard library's.  The floor's CPU phase keeps the standard loop
@@ -143,7 +147,7 @@ def run(
         client_before = time.process_time()
         started = time.perf_counter()
         with asyncio.Runner(loop_factory=CLIENT_LOOPS[client_loop]) as runner:
-            runs, paced = runner.run(
+            runs, paced, lags = runner.run(
                 _play(
                     config,
                     list(range(seed, seed + matches)),
@@ -183,6 +187,7 @@ def run(
         retries=sum(r.retries for r in runs),
         commands_per_match=commands_per_match,
         client_loop=client_loop,
+        client_loop_lag_ms=lag_summary(lags),
         memory_per_match_kb=round(sum(grown.values()) / matches, 1),
         server_cpu_ms_per_command=round(server_cpu, 4),
         floor_cpu_ms_per_command=round(floor_cpu.total_ms, 4),
@@ -200,6 +205,17 @@ def run(
         memory_of=memory_of(runs),
         nats_per_command=traffic_after.per_unit_since(traffic_before, commands),
     )
+
+
+def lag_summary(lags: list[float]) -> dict[str, float]:
+    """p50, p99 and the largest of the loop-lag samples (all 0 without any)."""
+    if not lags:
+        return {"p50": 0.0, "p99": 0.0, "max": 0.0}
+    return {
+        "p50": round(percentile(lags, 0.5), 3),
+        "p99": round(percentile(lags, 0.99), 3),
+        "max": round(max(lags), 3),
+    }
 
 
 def memory_of(runs: list[MatchRun]) -> str:
@@ -226,15 +242,31 @@ async def _idle_cost(config: StackConfig, pids: dict[str, int], count: int, line
 
 async def _play(
     config: StackConfig, seeds: list[int], lineup: str, think_s: float, max_commands: int = 0
-) -> tuple[list[MatchRun], list[float]]:
-    """The matches, and (when paced) the floors probed alongside them at the same pace."""
+) -> tuple[list[MatchRun], list[float], list[float]]:
+    """The matches, (when paced) the floors probed alongside them at the same pace, and the
+    players' loop lag over the phase (:func:`loop_lag`)."""
     targets = [config.address(n) for n in config.orchestrator_names]
-    if think_s <= 0:
-        return await play_many(targets, seeds, lineup, max_commands=max_commands), []
     done = asyncio.Event()
-    probing = asyncio.ensure_future(paced_floor(config, think_s, done))
+    lagging = asyncio.ensure_future(loop_lag(done))
+    probing = asyncio.ensure_future(paced_floor(config, think_s, done)) if think_s > 0 else None
     try:
         runs = await play_many(targets, seeds, lineup, think_s=think_s, max_commands=max_commands)
     finally:
         done.set()
-    return runs, await probing
+    return runs, await probing if probing is not None else [], await lagging
+
+
+async def loop_lag(
+    done: asyncio.Event,
+    every_s: float = LAG_EVERY_S,
+    clock: Callable[[], float] = time.perf_counter,
+) -> list[float]:
+    """How late (ms) a timer of the running loop fires, once every ``every_s``, until
+    ``done``: the time a player's reply or timer waits behind the rest of the loop's ready
+    work, which every latency the players measure includes."""
+    lags: list[float] = []
+    while not done.is_set():
+        due = clock() + every_s
+        await asyncio.sleep(every_s)
+        lags.append(max(0.0, (clock() - due) * 1000))
+    return lags
