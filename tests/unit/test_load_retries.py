@@ -76,3 +76,10 @@ def test_command_ids_are_unique_within_and_across_matches() -> None:
     ids = [next(first) for _ in range(1000)] + [next(second) for _ in range(1000)]
     assert len(set(ids)) == len(ids)
     assert all(len(i) <= 64 for i in ids)  # well within the request guard's limit per id
+
+
+def test_a_cancellation_this_client_did_not_ask_for_is_retried() -> None:
+    call = _Flaky(grpc.StatusCode.CANCELLED)
+    run = load.MatchRun()
+    assert asyncio.run(load._call_with_retry(call, object(), run, 1.0, 5)) == "ok"
+    assert run.retries == 1
