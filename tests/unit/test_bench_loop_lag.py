@@ -7,33 +7,28 @@ import asyncio
 from frontier.bench.stack import lag_summary, loop_lag
 
 
-def test_the_lag_is_how_late_each_timer_fired_until_done() -> None:
-    # each sample reads the clock twice, before and after its 1 ms timer: 3 ms late, on
-    # time, 250 ms late; done is set during the third sample, so there are exactly three
-    readings = iter([0.0, 0.004, 10.0, 10.001, 20.0, 20.251])
+def _lags(readings: list[float]) -> list[float]:
+    """loop_lag's samples (1 ms timers) with a clock reading ``readings`` in turn; done is
+    set at the last reading, so each pair of readings is one sample."""
+    left = iter(readings)
     done = asyncio.Event()
 
     def clock() -> float:
-        value = next(readings)
-        if value == 20.251:
+        value = next(left)
+        if value == readings[-1]:
             done.set()
         return value
 
-    lags = asyncio.run(loop_lag(done, 0.001, clock))
-    assert [round(lag, 6) for lag in lags] == [3.0, 0.0, 250.0]
+    return [round(lag, 6) for lag in asyncio.run(loop_lag(done, 0.001, clock))]
+
+
+def test_the_lag_is_how_late_each_timer_fired_until_done() -> None:
+    # each sample reads the clock before and after its timer: 3 ms late, on time, 250 ms late
+    assert _lags([0.0, 0.004, 10.0, 10.001, 20.0, 20.251]) == [3.0, 0.0, 250.0]
 
 
 def test_a_timer_that_fired_early_counts_as_on_time() -> None:
-    readings = iter([5.0, 5.0005])
-    done = asyncio.Event()
-
-    def clock() -> float:
-        value = next(readings)
-        if value == 5.0005:
-            done.set()
-        return value
-
-    assert asyncio.run(loop_lag(done, 0.001, clock)) == [0.0]
+    assert _lags([5.0, 5.0005]) == [0.0]
 
 
 def test_the_summary_is_p50_p99_and_max() -> None:
