@@ -1,10 +1,11 @@
-"""``frontier bench stack`` reports how late the players' loop runs its timers."""
+"""``frontier bench stack``'s players: how late their loop runs its timers, and their collector."""
 
 from __future__ import annotations
 
 import asyncio
+import gc
 
-from frontier.bench.stack import lag_summary, loop_lag
+from frontier.bench.stack import lag_summary, loop_lag, tuned_collector
 
 
 def _lags(readings: list[float]) -> list[float]:
@@ -35,3 +36,10 @@ def test_the_summary_is_p50_p99_and_max() -> None:
     lags = [float(i) for i in range(101)]
     assert lag_summary(lags) == {"p50": 50.0, "p99": 99.0, "max": 100.0}
     assert lag_summary([]) == {"p50": 0.0, "p99": 0.0, "max": 0.0}
+
+
+def test_the_players_collector_is_tuned_for_the_phase_only() -> None:
+    thresholds = gc.get_threshold()
+    with tuned_collector(12_345):
+        assert gc.get_threshold()[0] == 12_345 and gc.get_freeze_count() > 0
+    assert gc.get_threshold() == thresholds and gc.get_freeze_count() == 0
