@@ -91,7 +91,9 @@ class _Bus:
     async def put_snapshot(self, match_id: str, blob: bytes) -> None:
         pass
 
-    async def publish(self, subject: str, payload: bytes) -> None:
+    async def publish(
+        self, subject: str, payload: bytes, reply: str = "", headers: Any = None
+    ) -> None:  # nats' Client.publish
         self.notices.append(json.loads(payload))  # the turn notice is JSON
 
 

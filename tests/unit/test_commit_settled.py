@@ -1,16 +1,19 @@
 """CommitPath.serialized's wait: an answer once the command's task is done, UNAVAILABLE
 (NOT_SETTLED) when it is not done in time, and in neither case is the task stopped: the
-command goes on to settle its publish, as a retry with the same id then finds."""
+command goes on to settle its publish, as a retry with the same id then finds.  Its first
+step runs at once and its answer reaches the caller one loop iteration after its last step
+(eager.py)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from typing import Any
 
 import grpc
 import pytest
 
-from frontier.orchestrator.commit import CommitPath, _settled
+from frontier.orchestrator.commit import CommitPath
 from frontier.runtime.errors import ServiceError
 
 
@@ -74,23 +77,113 @@ def test_not_settled_in_time_is_unavailable_and_the_work_goes_on() -> None:
     asyncio.run(main())
 
 
-def test_the_waiters_cancellation_leaves_the_task_running() -> None:
+def test_the_callers_cancellation_leaves_the_work_running() -> None:
     async def main() -> None:
         release = asyncio.Event()
+        finished: list[str] = []
 
         async def slow() -> str:
             await release.wait()
+            await asyncio.sleep(0)  # more steps after the caller is gone
+            finished.append("done")
             return "done"
 
-        task = asyncio.ensure_future(slow())
-        waiting = asyncio.ensure_future(_settled(task, 60.0))
+        path = _path(60.0)
+        hosted: Any = _Hosted()
+        waiting = asyncio.ensure_future(path.serialized(hosted, slow))
         await asyncio.sleep(0)
         waiting.cancel()
         with pytest.raises(asyncio.CancelledError):
             await waiting
-        assert not task.done()
+        assert hosted.lock.locked() and not finished
         release.set()
-        assert await task == "done"
-        assert await _settled(task, 60.0)  # done already: answered at once
+        await asyncio.gather(*path._writes)
+        assert finished == ["done"] and not hosted.lock.locked()
+
+    asyncio.run(main())
+
+
+class _Ticks:
+    """Counts the loop's iterations: a callback that schedules itself again."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.loop = asyncio.get_running_loop()
+        self.handle = self.loop.call_soon(self.tick)
+
+    def tick(self) -> None:
+        self.count += 1
+        self.handle = self.loop.call_soon(self.tick)
+
+
+def test_the_first_step_runs_at_once_and_the_answer_comes_one_iteration_after_the_last() -> None:
+    async def main() -> None:
+        ticks = _Ticks()
+        seen: dict[str, int] = {}
+
+        async def work() -> int:
+            seen["first step"] = ticks.count
+            await asyncio.sleep(0)
+            await asyncio.sleep(0)
+            seen["last step"] = ticks.count
+            return 3
+
+        before = ticks.count
+        assert await _path(5.0).serialized(_Hosted(), work) == 3  # type: ignore[arg-type]
+        assert seen["first step"] == before  # not behind the ready queue
+        assert ticks.count - seen["last step"] <= 1  # the caller resumed in the next one
+        ticks.handle.cancel()
+
+    asyncio.run(main())
+
+
+def test_work_that_never_waits_needs_no_task() -> None:
+    async def main() -> None:
+        async def work() -> str:
+            return "at once"
+
+        path = _path(5.0)
+        hosted: Any = _Hosted()
+        assert await path.serialized(hosted, work) == "at once"
+        assert not path._writes and not hosted.lock.locked()
+
+    asyncio.run(main())
+
+
+_VAR: contextvars.ContextVar[int] = contextvars.ContextVar("_VAR", default=0)
+
+
+def test_a_context_variable_set_in_the_first_step_is_reset_after_a_wait() -> None:
+    """OpenTelemetry's spans set a context variable and reset it when they end: the rest of
+    the work runs in the context its first step ran in, or the reset raises ValueError."""
+
+    async def main() -> None:
+        async def work() -> int:
+            token = _VAR.set(5)
+            await asyncio.sleep(0)
+            seen = _VAR.get()
+            _VAR.reset(token)
+            return seen
+
+        assert await _path(5.0).serialized(_Hosted(), work) == 5  # type: ignore[arg-type]
+        assert _VAR.get() == 0  # the caller's context is not changed
+
+    asyncio.run(main())
+
+
+def test_closing_the_path_cancels_the_work_and_its_caller() -> None:
+    async def main() -> None:
+        async def forever() -> None:
+            await asyncio.Event().wait()
+
+        path = _path(60.0)
+        hosted: Any = _Hosted()
+        waiting = asyncio.ensure_future(path.serialized(hosted, forever))
+        await asyncio.sleep(0)
+        await path.close()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        await asyncio.sleep(0)
+        assert not path._writes and not hosted.lock.locked()
 
     asyncio.run(main())

@@ -41,6 +41,9 @@ from frontier.runtime.errors import details_metadata
 from frontier.runtime.telemetry import inject_headers, tracer, tracing_on
 from frontier.v1 import domain_pb2
 
+from . import eager
+from .eager import Resumed
+
 log = logging.getLogger("frontier.orchestrator.streams")
 
 EXCHANGE = "/frontier.v1.DomainCallService/Exchange"
@@ -82,8 +85,11 @@ class CallStream:
         self._unsupported = on_unsupported
         # the stream's one writer: callers queue their messages and wait only for their
         # replies, so a write held up (HTTP/2 flow control, a stalled peer) never keeps a
-        # call past its deadline; None half-closes the stream (retire)
-        self._outbox: asyncio.Queue[domain_pb2.ExchangeRequest | None] = asyncio.Queue()
+        # call past its deadline; None half-closes the stream (retire).  A message sent
+        # while no write is under way starts its write at once (see _send), and the writer
+        # finishes it.
+        self._outbox: asyncio.Queue[domain_pb2.ExchangeRequest | Resumed | None] = asyncio.Queue()
+        self._idle = True  # no write under way and nothing queued
         self._writer = asyncio.ensure_future(self._write())
         self._reader = asyncio.ensure_future(self._read())
         self.ended: asyncio.Future[None] = self._reader
@@ -97,7 +103,7 @@ class CallStream:
         future: asyncio.Future[domain_pb2.ExchangeResponse] = loop.create_future()
         self._pending[call_id] = future
         expiry = loop.call_later(timeout, _expire, future, timeout)
-        self._outbox.put_nowait(
+        self._send(
             domain_pb2.ExchangeRequest(
                 id=call_id,
                 method=method,
@@ -127,6 +133,24 @@ class CallStream:
         self._call.cancel()
         self._writer.cancel()
 
+    def _send(self, message: domain_pb2.ExchangeRequest) -> None:
+        """Queue ``message`` for the writer, or, when no write is under way, start writing
+        it now: grpc's write hands the message to the C core in its first step, before it
+        waits for the write's completion, which the writer then awaits.  The message leaves
+        one loop iteration sooner than through the writer's wake-up, and never two writes
+        are under way at once (gRPC allows one)."""
+        if not self._idle:
+            self._outbox.put_nowait(message)
+            return
+        try:
+            started = eager.first_step(self._call.write(message))
+        except Exception as exc:
+            self._stopped(exc)
+            return
+        if started is not None:
+            self._idle = False
+            self._outbox.put_nowait(started)
+
     async def _write(self) -> None:
         try:
             while True:
@@ -134,14 +158,24 @@ class CallStream:
                 if message is None:
                     await self._call.done_writing()
                     return
-                await self._call.write(message)
+                if isinstance(message, Resumed):
+                    await message  # a write _send started
+                else:
+                    await self._call.write(message)
+                if self._outbox.empty():
+                    self._idle = True
         except asyncio.CancelledError:
             raise
-        except Exception as exc:  # the stream is over: its status (read by _read) says why
-            log.debug("a domain call stream stopped taking messages: %s", exc)
-            self.open = False
-            if not self._call.done():  # (done: _read has its status, UNIMPLEMENTED say)
-                self._call.cancel()  # so that _read ends, failing every pending call
+        except Exception as exc:
+            self._stopped(exc)
+
+    def _stopped(self, exc: Exception) -> None:
+        """A write failed: the stream is over, and its status (read by _read) says why."""
+        log.debug("a domain call stream stopped taking messages: %s", exc)
+        self.open = False
+        self._idle = False  # nothing more is written on it
+        if not self._call.done():  # (done: _read has its status, UNIMPLEMENTED say)
+            self._call.cancel()  # so that _read ends, failing every pending call
 
     async def _read(self) -> None:
         failure: Exception = _lost()

@@ -26,19 +26,16 @@ remaining batches and snapshot follow within the match's own duration.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import logging
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import nats
 import nats.errors
 from nats.aio.client import Client
 from nats.aio.msg import Msg
-from nats.aio.subscription import Subscription
 from nats.js.api import Header, StorageType, StreamConfig
 from nats.js.client import JetStreamContext
 from nats.js.errors import (
@@ -46,7 +43,6 @@ from nats.js.errors import (
     BucketNotFoundError,
     KeyNotFoundError,
     KeyWrongLastSequenceError,
-    NoStreamResponseError,
     NotFoundError,
     ServiceUnavailableError,
 )
@@ -54,6 +50,7 @@ from nats.js.kv import KeyValue
 
 from frontier.v1 import events_pb2
 
+from .answers import Answers
 from .follow import Follower, unacked_consumer
 from .metrics import timed_publish
 from .telemetry import inject_headers
@@ -69,7 +66,6 @@ LEASES_BUCKET = "frontier-leases"
 STANDING_BUCKET = "frontier-standing"
 DUPLICATE_WINDOW_S = 120.0  # how long a retried publish is recognised (JetStream's default)
 CATCH_UP_FETCH = 256  # batches per request of a catch-up (batches_after)
-NO_RESPONDERS = "503"  # the status NATS answers a request nobody subscribed to with
 CATCH_UP_INACTIVE_S = 2.0  # how long the server keeps a catch-up's consumer once unused
 WRONG_LAST_SEQUENCE = 10071  # JetStream error code: expected last subject sequence mismatch
 # what JetStream answers (or fails to) while it is still starting: a new cluster has no meta
@@ -131,7 +127,7 @@ class Bus:
         self._snapshots: KeyValue | None = None
         self._standing: KeyValue | None = None
         self._followers: list[Follower] = []
-        self._answers: _Answers | None = None  # JetStream's answers to publishes
+        self._answers: Answers | None = None  # JetStream's answers to publishes
 
     @classmethod
     async def connect(
@@ -318,10 +314,10 @@ class Bus:
         ``PubAck`` dataclass built field by field -- measured with uvloop against a real
         nats-server, 210-230 -> 175-180 µs of client CPU per publish (the rest is the
         socket, the protocol parser and nats-py's publish).  The answers come to one
-        subscription of this connection (:class:`_Answers`)."""
+        subscription of this connection (:class:`answers.Answers`)."""
         answers = self._answers
         if answers is None:
-            answers = self._answers = _Answers(self.nc)
+            answers = self._answers = Answers(self.nc)
         answer = await answers.request(subject, data, headers, self.timeout_s)
         error = answer.get("error")
         if error is not None:
@@ -518,68 +514,3 @@ class Bus:
                 handler(notice)
 
         await self.nc.subscribe(LOBBY, cb=on_msg)
-
-
-class _Answers:
-    """Requests on one NATS connection whose answers come to one subscription of its own:
-    the reply subject is a prefix unique to the connection and a counter, and each answer
-    settles the future waiting under its subject.  What ``Client.request`` does, without a
-    NUID and random token per request and ``asyncio.wait_for`` around it.  nats-py
-    subscribes again after a reconnect; an answer lost meanwhile is a timeout, as for
-    ``Client.request`` (the caller then settles the outcome)."""
-
-    def __init__(self, nc: Client) -> None:
-        self.nc = nc
-        self.prefix = f"{nc.new_inbox()}."
-        self._count = itertools.count()
-        self._waiting: dict[str, asyncio.Future[Msg]] = {}
-        self._subscription: Subscription | None = None
-        self._subscribing: asyncio.Task[Subscription] | None = None
-
-    async def request(
-        self, subject: str, data: bytes, headers: dict[str, str], timeout_s: float
-    ) -> dict[str, Any]:
-        """Publish ``data`` and return its answer's JSON; nats' TimeoutError after
-        ``timeout_s`` without one, NoStreamResponseError when nobody takes ``subject``."""
-        if self._subscription is None:
-            await self._subscribe()
-        reply = f"{self.prefix}{next(self._count)}"
-        loop = asyncio.get_running_loop()
-        answer: asyncio.Future[Msg] = loop.create_future()
-        self._waiting[reply] = answer
-        timer = loop.call_later(timeout_s, _give_up, answer)
-        try:
-            await self.nc.publish(subject, data, reply=reply, headers=headers)
-            msg = await answer
-        finally:
-            timer.cancel()
-            self._waiting.pop(reply, None)
-        if msg.headers and msg.headers.get(Header.STATUS) == NO_RESPONDERS:
-            raise NoStreamResponseError
-        result: dict[str, Any] = json.loads(msg.data)
-        return result
-
-    async def _subscribe(self) -> None:
-        """Subscribe once, whoever asks first; a failure is raised to every request waiting
-        for it, and the next request tries again."""
-        subscribing = self._subscribing
-        if subscribing is None:
-            subscribing = self._subscribing = asyncio.ensure_future(
-                self.nc.subscribe(f"{self.prefix}*", cb=self._answered)
-            )
-        try:
-            self._subscription = await asyncio.shield(subscribing)
-        except Exception:
-            if self._subscribing is subscribing and subscribing.done():
-                self._subscribing = None
-            raise
-
-    async def _answered(self, msg: Msg) -> None:
-        answer = self._waiting.pop(msg.subject, None)
-        if answer is not None and not answer.done():
-            answer.set_result(msg)
-
-
-def _give_up(answer: asyncio.Future[Msg]) -> None:
-    if not answer.done():
-        answer.set_exception(nats.errors.TimeoutError())

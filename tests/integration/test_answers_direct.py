@@ -1,0 +1,114 @@
+"""runtime/answers.py against a real nats-server: a message written at once arrives exactly as
+nats-py would have sent it, only when nothing is buffered before it (the order of messages
+is kept); an answer settles its request without the subscription's task, and is not left
+counted as pending (which would end in nats-py dropping answers as a slow consumer); after
+a reconnect both still hold."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+from pathlib import Path
+
+import nats
+import pytest
+
+from frontier.runtime.answers import Answers, _Settling, write_now
+from frontier.runtime.bus import Bus
+from frontier.runtime.errors import NATS_UNREACHABLE
+
+from .test_jetstream_startup import Nats
+from .test_publish_outcomes import _batch
+
+pytestmark = pytest.mark.integration
+
+
+async def _written_now(server: Nats) -> None:
+    nc = await nats.connect(server.url)
+    reader = await nats.connect(server.url)
+    try:
+        got = await reader.subscribe("direct.>")
+        await reader.flush()
+        await nc.flush()
+        headers = {"Nats-Msg-Id": "m:1", "Nats-Expected-Last-Subject-Sequence": "0"}
+        assert write_now(nc, "direct.a", b"one", "the.reply", headers)
+        assert nc._pending_data_size == 0  # nothing went through nats-py's buffer
+        msg = await got.next_msg(timeout=2)
+        assert (msg.subject, msg.data, msg.reply) == ("direct.a", b"one", "the.reply")
+        assert msg.headers == headers
+        # something buffered first: not written now, so it cannot overtake
+        await nc.publish("direct.b", b"buffered")
+        assert not write_now(nc, "direct.c", b"later")
+        await nc.publish("direct.c", b"later")
+        assert [(await got.next_msg(timeout=2)).data for _ in range(2)] == [b"buffered", b"later"]
+        # a header nats-py must check or clean is left to it
+        await nc.flush()
+        assert not write_now(nc, "direct.d", b"x", headers={"Bad\nKey": "v"})
+        assert not write_now(nc, "direct.d", b"x", headers={"Key": "two\r\nlines"})
+        assert write_now(nc, "direct.e", b"")
+        assert (await got.next_msg(timeout=2)).data == b""
+    finally:
+        await nc.close()
+        await reader.close()
+
+
+def test_a_message_is_written_now_only_when_nothing_is_buffered(jetstream_server: Nats) -> None:
+    asyncio.run(_written_now(jetstream_server))
+
+
+async def _settled_as_parsed(server: Nats) -> None:
+    bus = await Bus.connect(server.url, timeout_s=2.0)
+    try:
+        await asyncio.gather(*(bus.publish_batch(_batch(f"m{n}", 1, "c"), 0) for n in range(30)))
+        answers = bus._answers
+        assert isinstance(answers, Answers) and answers._subscription is not None
+        subscription = answers._subscription
+        assert isinstance(subscription._pending_queue, _Settling)
+        assert subscription._pending_size == 0 and subscription.pending_msgs == 0
+        assert answers._waiting == {}
+        # the server restarts: nats-py reconnects and subscribes again, answers still settle
+        server.stop()
+        server.start(jetstream=True)
+        seq = 0
+        for _ in range(100):  # until nats-py reconnected and JetStream is ready again
+            try:
+                seq = await bus.publish_batch(_batch("after", 1, "c"), 0)
+                break
+            except NATS_UNREACHABLE:
+                await asyncio.sleep(0.1)
+        assert seq >= 1
+        assert answers._subscription is subscription  # subscribed again, the same object
+        assert isinstance(subscription._pending_queue, _Settling)
+        assert subscription._pending_size == 0 and answers._waiting == {}
+    finally:
+        await bus.close()
+
+
+def test_answers_settle_as_they_are_parsed_and_after_a_reconnect(jetstream_server: Nats) -> None:
+    asyncio.run(_settled_as_parsed(jetstream_server))
+
+
+def test_the_publish_bench_publishes_every_batch_it_times(jetstream_server: Nats) -> None:
+    """bench/publish.py (a script that also runs against main's venv, so not under libs):
+    every publish it times is one batch in the stream, in order on each match's subject."""
+    spec = importlib.util.spec_from_file_location(
+        "publish_bench", Path(__file__).parents[2] / "bench" / "publish.py"
+    )
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+
+    async def run() -> list[list[int]]:
+        wall_us, cpu_us = await bench._round(jetstream_server.url, 40, 4)
+        assert wall_us > 0 and cpu_us >= 0
+        bus = await Bus.connect(jetstream_server.url, timeout_s=2.0)
+        try:
+            return [
+                [s.batch.envelopes[0].seq for s in await bus.read_batches(f"bench{lane}")]
+                for lane in range(4)
+            ]
+        finally:
+            await bus.close()
+
+    # one warm-up publish per match, then 10 rounds of 4 at once: 11 batches each
+    assert asyncio.run(run()) == [[1 + 4 * n for n in range(11)]] * 4
