@@ -49,6 +49,27 @@ def test_bench_stack_json_reports_latency_against_the_floor(
     assert result["ratio_hot_p50"] == pytest.approx(result["p50_ms"] / hot, 0.02)
     # paced: the floor was probed alongside the matches, not copied from the hot one
     assert result["floor_p50_ms"] != hot
+    assert result["client_loop"] == "uvloop"
+    lag = result["client_loop_lag_ms"]
+    assert 0 <= lag["p50"] <= lag["p99"] <= lag["max"]
+    # nats-server's counts over the play phase: one stored batch per command, exactly
+    nats = result["nats_per_command"]
+    assert nats["stream_writes"]["FRONTIER_EVENTS"] == 1.0
+    assert nats["by_connection"]["frontier-orchestrator"]["in_msgs"] >= 1.0
+    assert nats["in_msgs"] >= nats["by_connection"]["frontier-orchestrator"]["in_msgs"]
+
+
+def test_bench_stack_plays_the_same_on_the_standard_loop(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    flags = ["--matches", "1", "--commands-per-match", "30", "--client-loop", "asyncio"]
+    code = main(["bench", "stack", *flags, "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    result = json.loads(out.strip().splitlines()[-1])
+    assert result["client_loop"] == "asyncio" and result["commands"] == 30
+    assert main(["bench", "stack", "--client-loop", "trio"]) != 0
+    assert "invalid choice: 'trio'" in capsys.readouterr().err
 
 
 def test_bench_stack_rejects_a_negative_think_time(capsys: pytest.CaptureFixture[str]) -> None:

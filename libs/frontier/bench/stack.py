@@ -37,17 +37,25 @@ of playing matches rather than finished ones.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import os
 import statistics
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+import uvloop
 
 from frontier.bench.cpu import Sample, per_unit
 from frontier.bench.floor import cpu_floor, hot_floor, paced_floor
-from frontier.ops.stack import DOMAINS, Stack, StackConfig
+from frontier.bench.nats_traffic import Traffic
+from frontier.ops.stack import DOMAINS, Stack, StackConfig, free_port
 from frontier.play.load import MatchRun, create_idle, play_many
+from frontier.runtime import gc_policy
 
 IDLE_WINDOW_S = 5.0  # each of the two windows of the idle measurement
 IDLE_MATCHES = 200  # idle matches created for it (enough for a 10 ms CPU tick to be small)
@@ -72,6 +80,9 @@ class StackBench:
     retries: int
     memory_per_match_kb: float
     commands_per_match: int = 0  # 0: played to the end (memory of finished matches)
+    client_loop: str = "uvloop"  # the play phase's event loop (CLIENT_LOOPS)
+    # how late the players' loop ran a timer over the play phase (see loop_lag): p50, p99, max
+    client_loop_lag_ms: dict[str, float] = field(default_factory=dict)
     server_cpu_ms_per_command: float = 0.0
     floor_cpu_ms_per_command: float = 0.0
     cpu_ratio: float = 0.0
@@ -81,9 +92,27 @@ class StackBench:
     server_cpu_ms_per_command_by_process: dict[str, float] = field(default_factory=dict)
     floor_cpu_ms_by_part: dict[str, float] = field(default_factory=dict)
     memory_per_match_kb_by_process: dict[str, float] = field(default_factory=dict)
+    # nats-server's messages, bytes and JetStream API requests per command over the play
+    # phase, in total and per client connection (see frontier.bench.nats_traffic)
+    nats_per_command: dict[str, Any] = field(default_factory=dict)
     # what the memory figure is of: "playing" (every match stopped unfinished), "finished"
     # (every match played to its end) or "mixed"
     memory_of: str = ""
+
+
+LAG_EVERY_S = 0.05  # how often the players' loop lag is sampled
+# The players' young-generation threshold (frontier.runtime.gc_policy, the services' default).
+# At 1,500 paced matches CPython's defaults collected 647 times over the play phase, 2.5 s of
+# CPU (7% of the client's), the four full passes ~110 ms each, inside the players' latencies.
+CLIENT_GC_YOUNG_THRESHOLD = 10_000
+
+# The play phase's event loop (the players and the paced floor probe share it): uvloop, as the
+# servers run, or the standard library's.  The floor's CPU phase keeps the standard loop
+# whatever this says, so ``floor_cpu_ms_per_command`` is measured as before.
+CLIENT_LOOPS: dict[str, Callable[[], asyncio.AbstractEventLoop] | None] = {
+    "uvloop": uvloop.new_event_loop,
+    "asyncio": None,
+}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -106,30 +135,42 @@ def run(
     orchestrators: int = 1,
     think_ms: float = 0.0,
     commands_per_match: int = 0,
+    client_loop: str = "uvloop",
 ) -> StackBench:
+    if client_loop not in CLIENT_LOOPS:
+        raise ValueError(f"client loop must be one of {sorted(CLIENT_LOOPS)}, not {client_loop!r}")
     workdir = Path(tempfile.mkdtemp(prefix="frontier-bench-"))
     # room for the played matches and the idle ones (the default limit is 1,000)
     room = {"FRONTIER_MAX_MATCHES": str(matches + IDLE_MATCHES + 10)}
-    config = StackConfig.ephemeral(workdir, orchestrators=orchestrators, sync=sync, extra_env=room)
+    config = StackConfig.ephemeral(
+        workdir, orchestrators=orchestrators, sync=sync, extra_env=room, monitor_port=free_port()
+    )
+    monitor = f"http://{config.host}:{config.monitor_port}"
     with Stack(config) as stack:
         pids = server_pids(stack)
         hot = asyncio.run(hot_floor(config))
         floor_cpu = asyncio.run(cpu_floor(config, pids, matches, think_ms / 1000, lineup, seed))
-        before = Sample.take(pids)
+        before, traffic_before = Sample.take(pids), Traffic.take(monitor)
         client_before = time.process_time()
         started = time.perf_counter()
-        runs, paced = asyncio.run(
-            _play(
-                config,
-                list(range(seed, seed + matches)),
-                lineup,
-                think_ms / 1000,
-                commands_per_match,
+        # the players' collector tuned as the services' (after the floor's CPU phase, so
+        # that floor_cpu_ms_per_command is measured as before)
+        with (
+            tuned_collector(CLIENT_GC_YOUNG_THRESHOLD),
+            asyncio.Runner(loop_factory=CLIENT_LOOPS[client_loop]) as runner,
+        ):
+            runs, paced, lags = runner.run(
+                _play(
+                    config,
+                    list(range(seed, seed + matches)),
+                    lineup,
+                    think_ms / 1000,
+                    commands_per_match,
+                )
             )
-        )
         seconds = time.perf_counter() - started
         client_ms = (time.process_time() - client_before) * 1000
-        after = Sample.take(pids)
+        after, traffic_after = Sample.take(pids), Traffic.take(monitor)
         idle = asyncio.run(_idle_cost(config, pids, IDLE_MATCHES, lineup))
     floor = statistics.median(paced) if paced else hot
     latencies = [ms for r in runs for ms in r.latencies_ms]
@@ -157,6 +198,8 @@ def run(
         ratio_hot_p50=round(p50 / hot, 2),
         retries=sum(r.retries for r in runs),
         commands_per_match=commands_per_match,
+        client_loop=client_loop,
+        client_loop_lag_ms=lag_summary(lags),
         memory_per_match_kb=round(sum(grown.values()) / matches, 1),
         server_cpu_ms_per_command=round(server_cpu, 4),
         floor_cpu_ms_per_command=round(floor_cpu.total_ms, 4),
@@ -172,7 +215,32 @@ def run(
         },
         memory_per_match_kb_by_process={n: round(kb / matches, 1) for n, kb in grown.items()},
         memory_of=memory_of(runs),
+        nats_per_command=traffic_after.per_unit_since(traffic_before, commands),
     )
+
+
+@contextlib.contextmanager
+def tuned_collector(young_threshold: int) -> Iterator[None]:
+    """:func:`frontier.runtime.gc_policy.tune` for a phase, CPython's settings back after
+    it (the benchmark also runs inside the test suite's process)."""
+    thresholds = gc.get_threshold()
+    gc_policy.tune(young_threshold)
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
+
+
+def lag_summary(lags: list[float]) -> dict[str, float]:
+    """p50, p99 and the largest of the loop-lag samples (all 0 without any)."""
+    if not lags:
+        return {"p50": 0.0, "p99": 0.0, "max": 0.0}
+    return {
+        "p50": round(percentile(lags, 0.5), 3),
+        "p99": round(percentile(lags, 0.99), 3),
+        "max": round(max(lags), 3),
+    }
 
 
 def memory_of(runs: list[MatchRun]) -> str:
@@ -199,15 +267,31 @@ async def _idle_cost(config: StackConfig, pids: dict[str, int], count: int, line
 
 async def _play(
     config: StackConfig, seeds: list[int], lineup: str, think_s: float, max_commands: int = 0
-) -> tuple[list[MatchRun], list[float]]:
-    """The matches, and (when paced) the floors probed alongside them at the same pace."""
+) -> tuple[list[MatchRun], list[float], list[float]]:
+    """The matches, (when paced) the floors probed alongside them at the same pace, and the
+    players' loop lag over the phase (:func:`loop_lag`)."""
     targets = [config.address(n) for n in config.orchestrator_names]
-    if think_s <= 0:
-        return await play_many(targets, seeds, lineup, max_commands=max_commands), []
     done = asyncio.Event()
-    probing = asyncio.ensure_future(paced_floor(config, think_s, done))
+    lagging = asyncio.ensure_future(loop_lag(done))
+    probing = asyncio.ensure_future(paced_floor(config, think_s, done)) if think_s > 0 else None
     try:
         runs = await play_many(targets, seeds, lineup, think_s=think_s, max_commands=max_commands)
     finally:
         done.set()
-    return runs, await probing
+    return runs, await probing if probing is not None else [], await lagging
+
+
+async def loop_lag(
+    done: asyncio.Event,
+    every_s: float = LAG_EVERY_S,
+    clock: Callable[[], float] = time.perf_counter,
+) -> list[float]:
+    """How late (ms) a timer of the running loop fires, once every ``every_s``, until
+    ``done``: the time a player's reply or timer waits behind the rest of the loop's ready
+    work, which every latency the players measure includes."""
+    lags: list[float] = []
+    while not done.is_set():
+        due = clock() + every_s
+        await asyncio.sleep(every_s)
+        lags.append(max(0.0, (clock() - due) * 1000))
+    return lags

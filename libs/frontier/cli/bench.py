@@ -2,7 +2,7 @@
 
     frontier bench engine [--matches N] [--lineup ...] [--seed N] [--json]
     frontier bench stack [--matches N] [--think-ms T] [--orchestrators N] [--sync S]
-                         [--commands-per-match K] [--json]
+                         [--commands-per-match K] [--client-loop L] [--json]
 
 The measuring itself lives in :mod:`frontier.bench`; this module only turns flags into a run
 and a run into text or one JSON object.
@@ -56,6 +56,12 @@ def add_bench_commands(commands: Any) -> None:
         default=0,
         help="stop each match after this many commands, unfinished (0: play to the end)",
     )
+    stack.add_argument(
+        "--client-loop",
+        choices=sorted(bench_stack.CLIENT_LOOPS),
+        default="uvloop",
+        help="the players' event loop in the play phase (uvloop, as the servers run)",
+    )
     stack.add_argument("--json", action="store_true", help="print one JSON object")
     stack.set_defaults(run=_bench_stack)
 
@@ -81,6 +87,7 @@ def _bench_stack(args: argparse.Namespace) -> int:
         orchestrators=args.orchestrators,
         think_ms=args.think_ms,
         commands_per_match=args.commands_per_match,
+        client_loop=args.client_loop,
     )
     if args.json:
         print(json.dumps(asdict(result)))
