@@ -111,9 +111,9 @@ async def _with_streams(
     body: Callable[[CallStreams, DomainCallServicer], Awaitable[Any]],
     generator: bool = False,
 ) -> Any:
-    servicer = DomainCallServicer(handlers.table())
-    if generator:  # as with tracing on (see DomainCallServicer.replies)
-        servicer.Exchange = servicer.replies  # type: ignore[method-assign,assignment]
+    # the form is chosen here, not by whichever earlier test in the process set up tracing:
+    # ``generator`` serves Exchange as with tracing on (see DomainCallServicer.replies)
+    servicer = DomainCallServicer(handlers.table(), traced=generator)
     server, port = await _server(servicer)
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
     streams = CallStreams(channel, 1, 0)
@@ -223,7 +223,7 @@ def test_bad_messages_get_an_error_for_their_id_and_the_stream_goes_on() -> None
     ]
 
     async def scenario() -> list[domain_pb2.ExchangeResponse]:
-        server, port = await _server(DomainCallServicer(handlers.table()))
+        server, port = await _server(DomainCallServicer(handlers.table(), traced=False))
         try:
             return await _raw(port, calls)
         finally:
@@ -247,7 +247,7 @@ def test_an_id_already_in_flight_is_refused_without_harming_the_first() -> None:
 
     async def scenario() -> list[domain_pb2.ExchangeResponse]:
         release = handlers.hold("first")
-        server, port = await _server(DomainCallServicer(handlers.table()))
+        server, port = await _server(DomainCallServicer(handlers.table(), traced=False))
         try:
             async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
                 call = domain_pb2_grpc.DomainCallServiceStub(channel).Exchange()
@@ -278,7 +278,7 @@ def test_a_call_past_its_timeout_ms_is_answered_deadline_exceeded_by_the_server(
 
     async def scenario() -> list[domain_pb2.ExchangeResponse]:
         handlers.hold("stuck")
-        server, port = await _server(DomainCallServicer(handlers.table()))
+        server, port = await _server(DomainCallServicer(handlers.table(), traced=False))
         try:
             return await _raw(
                 port,
@@ -320,7 +320,7 @@ def test_a_lost_stream_fails_its_calls_unavailable_and_the_next_call_reconnects(
     handlers = Handlers()
 
     async def scenario() -> tuple[grpc.aio.AioRpcError, str]:
-        server, port = await _server(DomainCallServicer(handlers.table()))
+        server, port = await _server(DomainCallServicer(handlers.table(), traced=False))
         channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
         streams = CallStreams(channel, 1, 0)
         try:
@@ -333,7 +333,7 @@ def test_a_lost_stream_fails_its_calls_unavailable_and_the_next_call_reconnects(
                 await pending
             # it comes back on the same port; the next call opens a new stream (retrying
             # while the channel reconnects, as the commit path's callers do)
-            server, _ = await _server(DomainCallServicer(handlers.table()), port)
+            server, _ = await _server(DomainCallServicer(handlers.table(), traced=False), port)
             for _ in range(100):
                 try:
                     return lost.value, _match_of(await streams.call(DECIDE, _request("after"), 10))
@@ -378,7 +378,7 @@ def test_domain_clients_use_the_stream_when_served_and_unary_when_turned_off() -
     handlers = Handlers()
 
     async def scenario(streams_on: bool) -> str:
-        server, port = await _server(DomainCallServicer(handlers.table()), unary=True)
+        server, port = await _server(DomainCallServicer(handlers.table(), traced=False), unary=True)
         clients = DomainClients(
             OrchestratorSettings(map_url=f"127.0.0.1:{port}", domain_streams=streams_on)
         )

@@ -69,11 +69,14 @@ class Method:
 class DomainCallServicer(domain_pb2_grpc.DomainCallServiceServicer):
     """Dispatches ExchangeRequests to ``methods`` (full method name -> Method)."""
 
-    def __init__(self, methods: Mapping[str, Method], timed: bool = False) -> None:
+    def __init__(
+        self, methods: Mapping[str, Method], timed: bool = False, traced: bool | None = None
+    ) -> None:
         self.methods = dict(methods)
         self.timed = timed
-        # read once: tracing is set up (or not) before the servers start
-        self.traced = tracing_on()
+        # read once (None: from the process's tracer provider): tracing is set up, or not,
+        # before the servers start; a test says which form it exercises
+        self.traced = tracing_on() if traced is None else traced
         self.draining = False
         self._sessions: set[_Session] = set()
         if self.traced:  # OpenTelemetry's interceptor iterates a stream handler's replies
