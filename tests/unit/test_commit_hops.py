@@ -62,17 +62,21 @@ class _Clients:
         self.unchecked += not ctx.legal_checked
         self._last = domain
         then_advance = domain is Domain.TURN_ORDER
-        return answer(await self.cores[domain].decide(ctx, cmd, then_advance))
+        core = self.cores[domain]
+        state = await core.state_for(ctx)
+        return answer(core.decide_on(state, cmd, then_advance, ctx.legal_checked))
 
     async def advance(self, ctx: domain_pb2.DomainContext) -> Answer:
         self.calls["advance"] += 1
         if self._last is Domain.TURN_ORDER:
             self.after_turn_order.append("advance")
-        return answer(await self.cores[Domain.TURN_ORDER].advance(ctx))
+        core = self.cores[Domain.TURN_ORDER]
+        return answer(core.advance_on(await core.state_for(ctx)))
 
     async def evaluate(self, ctx: domain_pb2.DomainContext) -> Answer:
         self.calls["evaluate"] += 1
-        return answer(await self.cores[Domain.SCORING].finish(ctx))
+        core = self.cores[Domain.SCORING]
+        return answer(core.finish_on(await core.state_for(ctx)))
 
 
 class _Bus:
@@ -128,9 +132,9 @@ def _play(
             fold(engine, events)
             expected.extend(events)
             if owner(hosted.state, cmd) is Domain.TURN_ORDER:
-                alone = await clients.cores[Domain.TURN_ORDER].decide(
-                    _bare(hosted), command_to_proto(cmd)
-                )
+                core = clients.cores[Domain.TURN_ORDER]
+                state = await core.state_for(_bare(hosted))
+                alone = core.decide_on(state, command_to_proto(cmd))
                 saved += len(alone.events) < len(events)
             async with hosted.lock:
                 numbered = await commits.commit(hosted, Seat(seat), cmd, "", SEAT)

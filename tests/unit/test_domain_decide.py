@@ -43,7 +43,9 @@ def _context(checked: bool) -> domain_pb2.DomainContext:
 
 
 def _decide(core: DomainCore, cmd: Command, checked: bool, then_advance: bool = False) -> Any:
-    return asyncio.run(core.decide(_context(checked), command_to_proto(cmd), then_advance))
+    context = _context(checked)
+    state = asyncio.run(core.state_for(context))
+    return core.decide_on(state, command_to_proto(cmd), then_advance, context.legal_checked)
 
 
 def test_legal_checked_still_refuses_a_seat_whose_turn_it_is_not() -> None:

@@ -94,17 +94,6 @@ class DomainCore:
         )
         return None if committed is None else _private(committed, ctx_msg)
 
-    async def decide(
-        self,
-        ctx_msg: domain_pb2.DomainContext,
-        command: types_pb2.Command,
-        then_advance: bool = False,
-    ) -> domain_pb2.DomainEvents:
-        """The command's events; with ``then_advance`` (turn-order only), followed by what
-        advancing the match after it emits, in the same call (as AdvanceTurn would)."""
-        state = await self.state_for(ctx_msg)
-        return self.decide_on(state, command, then_advance, ctx_msg.legal_checked)
-
     def decide_on(
         self,
         state: State,
@@ -112,7 +101,9 @@ class DomainCore:
         then_advance: bool = False,
         legal_checked: bool = False,
     ) -> domain_pb2.DomainEvents:
-        """:meth:`decide` on ``state``, a private copy (it is changed)."""
+        """The command's events on ``state``, a private copy (it is changed: see
+        :meth:`state_for`); with ``then_advance`` (turn-order only), followed by what
+        advancing the match after it emits, in the same call (as AdvanceTurn would)."""
         cmd = command_from_proto(command)
         routed = owner(state, cmd)
         if routed is not self.domain:
@@ -132,11 +123,6 @@ class DomainCore:
             advance(ctx)
         return events_message(ctx.events, self.replica)
 
-    async def legal(
-        self, ctx_msg: domain_pb2.DomainContext, seat_value: int
-    ) -> list[types_pb2.LegalCommand]:
-        return self.legal_on(await self.state_for(ctx_msg), seat_value)
-
     def legal_on(self, state: State, seat_value: int) -> list[types_pb2.LegalCommand]:
         seat = enum_from_proto(Seat, seat_value)
         out: list[types_pb2.LegalCommand] = []
@@ -145,16 +131,10 @@ class DomainCore:
                 out.append(legal_command_to_proto(cmd))
         return out
 
-    async def advance(self, ctx_msg: domain_pb2.DomainContext) -> domain_pb2.DomainEvents:
-        return self.advance_on(await self.state_for(ctx_msg))
-
     def advance_on(self, state: State) -> domain_pb2.DomainEvents:
         ctx = Ctx(state)
         advance(ctx)
         return events_message(ctx.events, self.replica)
-
-    async def finish(self, ctx_msg: domain_pb2.DomainContext) -> domain_pb2.DomainEvents:
-        return self.finish_on(await self.state_for(ctx_msg))
 
     def finish_on(self, state: State) -> domain_pb2.DomainEvents:
         ctx = Ctx(state)
