@@ -42,7 +42,7 @@ from collections.abc import Awaitable, Callable
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
-from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
+from nats.js.api import DEFAULT_PREFIX, AckPolicy, ConsumerConfig, DeliverPolicy, Header
 from nats.js.client import JetStreamContext
 
 from frontier.v1 import events_pb2
@@ -56,7 +56,6 @@ IDLE_INTERVAL_S = 1.6  # the longest wait after rounds that found nothing
 FETCH_BATCH = 512  # at most this many batches per request (a full round asks again at once)
 ROUND_TIMEOUT_S = 5.0  # a round unanswered this long: the consumer is made again
 INACTIVE_S = 60.0  # the server drops the consumer of a follower gone this long
-API_PREFIX = "$JS.API"  # JetStream's API subjects (nats-py's default, as the Bus uses)
 # the statuses that end a round: "no messages" (404) and the request's own timeout (408)
 ROUND_OVER = frozenset({"404", "408"})
 PULL_REQUEST = json.dumps({"batch": FETCH_BATCH, "no_wait": True}).encode()
@@ -155,7 +154,7 @@ class Follower:
             raise
         self._sub, self._consumer, self._consumer_seq = sub, info.name, 0
         self._inbox = inbox
-        self._next = f"{API_PREFIX}.CONSUMER.MSG.NEXT.{self.stream}.{info.name}"
+        self._next = f"{DEFAULT_PREFIX}.CONSUMER.MSG.NEXT.{self.stream}.{info.name}"
 
     async def _drop_subscription(self) -> None:
         sub, self._sub = self._sub, None
@@ -220,7 +219,7 @@ class Follower:
         over = self._round
         if over is None or over.done() or inbox != self._inbox:
             return  # nothing asked for it (an answer after its round gave up)
-        status = msg.headers.get("Status") if msg.headers else None
+        status = msg.headers.get(Header.STATUS) if msg.headers else None
         if status is not None:
             _settle(over, _DONE if status in ROUND_OVER else _LOST)
             return
