@@ -18,9 +18,9 @@ paced 50-match run), each catch-up a consumer of its own (~110 µs of the servic
 ~30 µs of nats-server's per batch, against a few µs for a batch merged into the request).
 Kept as bytes, an event costs ~47 bytes resident, so a playing match holds ~18 KB at most
 for it, and a short one (the capacity runs' 24 commands, ~110 events) no more than before.
-Scoring follows the stream (its scoreboard counts every
-match), so what it lacks never holds batches back; and a finished match keeps none (the
-commit path forgets them: no domain is asked about it again).
+Scoring follows the stream (its scoreboard counts every match), so what it lacks never
+holds batches back; and a finished match keeps none (the commit path forgets them: no
+domain is asked about it again).
 
 A batch is kept as bytes: the wire form of a ``DomainContext`` holding only its envelopes
 in ``committed_tail``.  Protobuf appends repeated fields when it merges, so a request's
