@@ -1,5 +1,6 @@
-"""Domain projections: started when the lobby announces a match (or its first batch goes
-by), folded from batches, dropped when the match ends -- against an in-memory bus."""
+"""Domain projections: started by the first request that brings the match's start, or when
+the lobby announces a match (or its first batch goes by), folded from batches, dropped when
+the match ends -- against an in-memory bus."""
 
 from __future__ import annotations
 
@@ -9,14 +10,16 @@ from typing import Any, cast
 
 import grpc
 import pytest
+from prometheus_client import REGISTRY
 
 from frontier.engine import initial_state, legal_commands, make_config, to_act
 from frontier.engine.decide import execute
 from frontier.runtime.bus import Bus, StoredBatch
 from frontier.runtime.errors import ServiceError
 from frontier.runtime.matches import apply_batch
+from frontier.orchestrator.commit import match_start
 from frontier.runtime.projection import Projections
-from frontier.v1 import events_pb2
+from frontier.v1 import domain_pb2, events_pb2
 from frontier.wire.convert import event_to_proto
 
 LINEUP = "A=marquise;B=marquise"
@@ -32,8 +35,10 @@ class MemoryBus:
         }
         self.batches: list[events_pb2.EventBatch] = []
         self.reads: list[str] = []  # what was read besides the record
+        self.record_reads = 0
 
     async def get_match(self, match_id: str) -> dict[str, object] | None:
+        self.record_reads += 1
         return self.record if match_id == self.match_id else None
 
     async def get_snapshot(self, match_id: str) -> bytes | None:
@@ -103,9 +108,10 @@ def test_lobby_noise_is_ignored() -> None:
 
 
 async def _announced(match_id: str) -> tuple[MemoryBus, Projections]:
-    """A service not following NATS, once the lobby announced ``match_id``."""
+    """A service not following NATS but warming its projections, once the lobby announced
+    ``match_id``."""
     bus = MemoryBus(match_id, seed=9)
-    projections = Projections(cast(Bus, bus), wait_s=0, follows=False)
+    projections = Projections(cast(Bus, bus), wait_s=0, follows=False, warms=True)
     projections.on_lobby({"event": "created", "match_id": match_id})
     await asyncio.sleep(0)
     await asyncio.gather(*projections._warming)
@@ -205,3 +211,71 @@ async def _following_scenario() -> None:
 
 def test_at_now_leaves_a_tail_to_at_when_requests_may_wait_for_it() -> None:
     asyncio.run(_following_scenario())
+
+
+def _expected(batches: list[events_pb2.EventBatch]) -> Any:
+    state = initial_state(make_config(seed=9, lineup=LINEUP))
+    for batch in batches:
+        apply_batch(state, batch)
+    return state
+
+
+def _starts(source: str) -> float:
+    labels = {"source": source}
+    return REGISTRY.get_sample_value("frontier_projection_starts_total", labels) or 0.0
+
+
+def test_a_request_bringing_the_match_start_starts_the_projection_reading_nothing() -> None:
+    match_id = "m" * 32
+    bus = MemoryBus(match_id, seed=9)
+    projections = Projections(cast(Bus, bus), wait_s=0, follows=False)  # warms: no
+    projections.on_lobby({"event": "created", "match_id": match_id})
+    assert not projections._warming and not projections.known()  # the lobby costs nothing
+    start = match_start(make_config(seed=9, lineup=LINEUP))
+    played = _play(seed=9)[:3]
+    tail = [e for batch in played for e in batch.envelopes]
+    before = _starts("request")
+    state = projections.at_now(match_id, tail[-1].seq, tail, 3, start)
+    assert state is not None and state == _expected(played)
+    assert bus.record_reads == 0 and bus.reads == []
+    assert projections._by_match[match_id].stream_seq == 3
+    assert _starts("request") == before + 1
+    # the match's first command: no tail yet, version 0
+    other = Projections(cast(Bus, bus), wait_s=0, follows=False)
+    fresh = other.at_now(match_id, 0, (), 0, start)
+    assert fresh is not None and fresh == _expected([])
+    assert bus.record_reads == 0 and bus.reads == []
+
+
+def test_a_start_whose_tail_misses_the_first_batch_is_left_to_the_stream() -> None:
+    match_id = "m" * 32
+    bus = MemoryBus(match_id, seed=9)
+    projections = Projections(cast(Bus, bus), wait_s=0, follows=False)
+    start = match_start(make_config(seed=9, lineup=LINEUP))
+    played = _play(seed=9)[:3]
+    bus.batches.extend(played)
+    version = played[-1].envelopes[-1].seq
+    late = list(played[-1].envelopes)  # the last batch only: the first two are not in it
+    assert projections.at_now(match_id, version, late, 3, start) is None
+    assert projections.at_now(match_id, 4, (), 0, start) is None  # no tail past version 0
+    assert not projections.known() and bus.record_reads == 0
+    before = _starts("stream")
+
+    async def run() -> Any:
+        return await projections.at(match_id, version, late, 3, start)
+
+    assert asyncio.run(run()) == _expected(played)
+    assert bus.record_reads == 1 and "stream" in bus.reads  # read as before the start existed
+    assert _starts("stream") == before + 1
+
+
+def test_a_malformed_start_is_invalid_argument_and_starts_nothing() -> None:
+    match_id = "m" * 32
+    projections = Projections(cast(Bus, MemoryBus(match_id, seed=9)), wait_s=0, follows=False)
+    start = domain_pb2.MatchStart(seed=9, lineup="A=nobody" + "x" * 5000, max_rounds=6)
+    with pytest.raises(ServiceError) as refused:
+        projections.at_now(match_id, 0, (), 0, start)
+    assert refused.value.code is grpc.StatusCode.INVALID_ARGUMENT
+    assert refused.value.reason == "MALFORMED"
+    assert len(str(refused.value)) < 1000  # the unbounded lineup is not echoed whole
+    assert not projections.known()

@@ -107,3 +107,18 @@ def test_the_tail_is_every_kept_batch_after_since_and_up_to_version_in_order() -
         tails.answered = {Domain.MAP: {"r1": since, "r2": since + pick.randint(0, 5)}}
         expected = b"".join(k.wire for k in kept if k.last > since and k.first <= version)
         assert tails.tail(Domain.MAP, version) == expected
+
+
+def test_a_request_brings_the_match_start_until_a_replica_answered_while_all_is_kept() -> None:
+    tails = Tails()
+    assert tails.from_start(Domain.COMBAT, 0)  # nothing committed yet
+    assert not tails.from_start(Domain.COMBAT, 5)  # loaded after a restart: nothing kept
+    tails.committed(batch(1, 2))
+    tails.committed(batch(3, 3))
+    assert tails.from_start(Domain.COMBAT, 5)  # everything from the first batch is kept
+    tails.heard(Domain.COMBAT, "r1", 5)
+    assert not tails.from_start(Domain.COMBAT, 5)  # a replica holds the match now
+    assert tails.from_start(Domain.CRAFTING, 5)  # another domain still needs it
+    while tails.batches[0].first == 1:  # past MAX_EVENTS the first batches are dropped
+        tails.committed(batch(tails.batches[-1].last + 1, 8))
+    assert not tails.from_start(Domain.CRAFTING, tails.batches[-1].last)

@@ -37,6 +37,7 @@ from typing import Any, TypeVar
 import grpc
 
 from frontier.engine import Seat, to_act
+from frontier.engine.config import MatchConfig
 from frontier.engine.decide import check
 from frontier.engine.domains import Domain, owner
 from frontier.engine.evolve import fold
@@ -404,4 +405,18 @@ def _context(
         base_stream_seq=hosted.stream_seq,
         pending_events=pending,
     )
+    if hosted.tails.from_start(domain, version):
+        # the service may not hold the match yet: what it needs to start it comes along
+        # (a new match costs the domain services nothing until they are asked about it)
+        context.start.CopyFrom(match_start(hosted.config))
     return hosted.tails.merge_into(context, domain, version)
+
+
+def match_start(config: MatchConfig) -> domain_pb2.MatchStart:
+    """``DomainContext.start`` for a match of ``config``."""
+    return domain_pb2.MatchStart(
+        seed=config.seed,
+        lineup=config.lineup,
+        team_hands_visible=config.team_hands_visible,
+        max_rounds=config.max_rounds,
+    )

@@ -103,6 +103,19 @@ class Tails:
             context.MergeFromString(tail)
         return context
 
+    def from_start(self, domain: Domain, version: int) -> bool:
+        """Whether no replica of ``domain`` has answered for the match yet and what is kept
+        reaches back to its first batch (or nothing was committed: ``version`` 0): the
+        request can then bring the match's start (``DomainContext.start``), from which and
+        the tail a service with no projection of the match builds one without reading NATS.
+        Not after a restart of this orchestrator (it kept nothing of what came before its
+        snapshot), nor once more than ``MAX_EVENTS`` events were committed."""
+        if self.answered.get(domain):
+            return False
+        if not self.batches:
+            return version == 0
+        return self.batches[0].first == 1
+
     def heard(self, domain: Domain, replica: str, version: int) -> None:
         """``replica`` of ``domain`` answered a request at ``version``."""
         if replica:

@@ -81,7 +81,11 @@ class DomainCore:
         events folded onto it."""
         _check_context(ctx_msg)
         committed = await self.projections.at(
-            ctx_msg.match_id, ctx_msg.base_version, ctx_msg.committed_tail, ctx_msg.base_stream_seq
+            ctx_msg.match_id,
+            ctx_msg.base_version,
+            ctx_msg.committed_tail,
+            ctx_msg.base_stream_seq,
+            ctx_msg.start if ctx_msg.HasField("start") else None,
         )
         return _private(committed, ctx_msg)  # no await since at(): nothing can interleave
 
@@ -90,7 +94,11 @@ class DomainCore:
         ``Projections.at_now``); None when it cannot."""
         _check_context(ctx_msg)
         committed = self.projections.at_now(
-            ctx_msg.match_id, ctx_msg.base_version, ctx_msg.committed_tail, ctx_msg.base_stream_seq
+            ctx_msg.match_id,
+            ctx_msg.base_version,
+            ctx_msg.committed_tail,
+            ctx_msg.base_stream_seq,
+            ctx_msg.start if ctx_msg.HasField("start") else None,
         )
         return None if committed is None else _private(committed, ctx_msg)
 

@@ -10,13 +10,17 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+import grpc
+
 from frontier.engine import Seat, evolve, initial_state, make_config, to_act
 from frontier.engine.config import MatchConfig
+from frontier.engine.errors import InvalidConfig
 from frontier.engine.state import State
-from frontier.v1 import events_pb2
+from frontier.v1 import domain_pb2, events_pb2
 from frontier.wire.convert import WireError, command_from_proto, enum_from_proto, event_from_proto
 
 from .bus import Bus
+from .errors import ServiceError, shown
 from .seats import SeatArrangement
 from .snapshot import CommandKey, CommandResult, SeatClock, Snapshot, decode
 
@@ -88,6 +92,26 @@ async def new_match_state(bus: Bus, match_id: str) -> State | None:
     Two JetStream reads fewer than :func:`load_match` per match and service."""
     record = await bus.get_match(match_id)
     return None if record is None else initial_state(record_config(record))
+
+
+def new_state_from(start: domain_pb2.MatchStart) -> State:
+    """The initial state of a match from a domain request's ``start`` (the orchestrator's
+    copy of the match's configuration); INVALID_ARGUMENT (MALFORMED) for one the engine
+    refuses."""
+    try:
+        config = make_config(
+            seed=start.seed,
+            lineup=start.lineup,
+            team_hands_visible=start.team_hands_visible,
+            max_rounds=start.max_rounds,
+        )
+    except InvalidConfig as exc:
+        raise ServiceError(
+            grpc.StatusCode.INVALID_ARGUMENT,
+            f"context.start is not a valid configuration: {shown(str(exc))}",
+            "MALFORMED",
+        ) from None
+    return initial_state(config)
 
 
 async def load_match(bus: Bus, match_id: str, use_snapshot: bool = True) -> LoadedMatch | None:

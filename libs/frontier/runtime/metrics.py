@@ -71,6 +71,13 @@ CATCH_UPS = Counter(
     "requests whose projection lagged and read the event stream itself",
 )
 
+PROJECTION_STARTS = Counter(
+    "frontier_projection_starts_total",
+    "match projections a domain service started, by what from: the request's start "
+    "(request), the match's record alone (record) or its snapshot and stream (stream)",
+    ["source"],
+)
+
 R = TypeVar("R")
 log = logging.getLogger("frontier.metrics")
 

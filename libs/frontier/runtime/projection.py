@@ -13,14 +13,20 @@ the tail (a replica the orchestrator has not heard from, a restart) waits briefl
 when it follows, then catches up from JetStream; one that is ahead means the caller is
 stale (ABORTED).
 
-Every service starts a match's projection when the lobby announces the match (or, missing
-that, when its first batch goes by), not when the match first needs it: combat or crafting
-may first be asked many commands in, and building the projection then means reading the
-stream batch by batch while a player waits (measured: the slowest commands of a paced
-benchmark were exactly those, and the first command of every match).  Folding batches a
-service does not need yet costs a few microseconds each, as it decodes them anyway.  A
-finished match's projection is dropped, once the lobby says it ended (nothing asks about it
-any more; if something does, it is rebuilt), and after a restart a projection is rebuilt
+A new match costs a service nothing until it is first asked about it: until a replica of
+the service has answered for the match, the orchestrator's requests bring the match's
+start (``DomainContext.start``: its configuration, secret seed included) and every batch
+from the first on, from which the projection is built on the spot, reading nothing from
+NATS.  Services used to start every projection when the lobby announced the match, each
+with a read of the match's record: at 1,500 matches created within ten seconds that was
+four services busy at 0.10-0.15 of a core each, and the first command of every match (its
+p99 near a second) waited behind those reads.  A service that follows the stream (scoring)
+still starts the projection when the lobby announces the match (or, missing that, when its
+first batch goes by), as the batches it follows need it; so does one whose request brings
+no start (another replica answered already, the orchestrator restarted since, or the
+match is past what the orchestrator keeps): it reads the match's snapshot and stream then.
+A finished match's projection is dropped, once the lobby says it ended (nothing asks about
+it any more; if something does, it is rebuilt), and after a restart a projection is rebuilt
 from the match's snapshot and stream on first use.
 """
 
@@ -35,14 +41,18 @@ from dataclasses import dataclass, field
 import grpc
 
 from frontier.engine.state import State
-from frontier.v1 import events_pb2
+from frontier.v1 import domain_pb2, events_pb2
 
 from .bus import Bus
 from .errors import ServiceError, not_found
-from .matches import apply_batch, apply_envelopes, load_match, new_match_state
-from .metrics import CATCH_UPS
+from .matches import apply_batch, apply_envelopes, load_match, new_match_state, new_state_from
+from .metrics import CATCH_UPS, PROJECTION_STARTS
 
 log = logging.getLogger("frontier.projection")
+
+FROM_REQUEST = PROJECTION_STARTS.labels("request")
+FROM_RECORD = PROJECTION_STARTS.labels("record")
+FROM_STREAM = PROJECTION_STARTS.labels("stream")
 
 
 @dataclass(slots=True)
@@ -54,10 +64,15 @@ class Projection:
 
 
 class Projections:
-    def __init__(self, bus: Bus, wait_s: float, follows: bool = True) -> None:
+    def __init__(
+        self, bus: Bus, wait_s: float, follows: bool = True, warms: bool | None = None
+    ) -> None:
+        """``warms``: start a projection when the lobby announces its match (by default when
+        the service ``follows`` the stream; else the first request brings the start)."""
         self.bus = bus
         # without following NATS, nothing would arrive while waiting: read the stream at once
         self.wait_s = wait_s if follows else 0.0
+        self.warms = follows if warms is None else warms
         self._by_match: dict[str, Projection] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._warming: set[asyncio.Task[Projection]] = set()
@@ -94,7 +109,7 @@ class Projections:
         if not isinstance(match_id, str):
             return
         event = notice.get("event")
-        if event == "created" and match_id not in self._by_match:
+        if event == "created" and self.warms and match_id not in self._by_match:
             self._warm(match_id, fresh=True)
         elif event == "ended":
             self._by_match.pop(match_id, None)
@@ -134,10 +149,12 @@ class Projections:
             state = await new_match_state(self.bus, match_id)
             if state is None:
                 raise not_found(match_id)
+            FROM_RECORD.inc()
             return Projection(state, 0)
         loaded = await load_match(self.bus, match_id)
         if loaded is None:
             raise not_found(match_id)
+        FROM_STREAM.inc()
         return Projection(loaded.state, loaded.stream_seq)
 
     async def at(
@@ -146,13 +163,15 @@ class Projections:
         version: int,
         tail: Sequence[events_pb2.EventEnvelope] = (),
         tail_stream_seq: int = 0,
+        start: domain_pb2.MatchStart | None = None,
     ) -> State:
         """The committed state of ``match_id`` at exactly ``version`` (do not mutate it).
 
         ``tail`` holds the caller's last committed events: when this projection lags by no
-        more than that, it applies them at once rather than waiting for NATS.
+        more than that, it applies them at once rather than waiting for NATS.  ``start``
+        (with a tail from the match's first batch) starts a projection not held yet.
         """
-        now = self.at_now(match_id, version, tail, tail_stream_seq)
+        now = self.at_now(match_id, version, tail, tail_stream_seq, start)
         if now is not None:
             return now
         p = await self._get(match_id)
@@ -188,14 +207,18 @@ class Projections:
         version: int,
         tail: Sequence[events_pb2.EventEnvelope] = (),
         tail_stream_seq: int = 0,
+        start: domain_pb2.MatchStart | None = None,
     ) -> State | None:
         """What :meth:`at` returns, when it can be had without waiting; None when it cannot
-        (the projection is not loaded, a catch-up holds it, or it lags beyond the tail), and
-        then nothing is changed.  Most calls find their projection at most a tail behind:
-        answering them synchronously spares the call a task and a loop iteration of its own
-        (see domain_calls.py)."""
+        (the projection is not loaded and the request cannot start it, a catch-up holds it,
+        or it lags beyond the tail), and then nothing is changed.  Most calls find their
+        projection at most a tail behind: answering them synchronously spares the call a
+        task and a loop iteration of its own (see domain_calls.py)."""
         p = self._by_match.get(match_id)
-        if p is None or p.changed.locked():
+        if p is None:
+            p = self._started(match_id, version, tail, tail_stream_seq, start)
+            return None if p is None else self._exactly(match_id, p, version)
+        if p.changed.locked():
             return None
         have = p.state.version
         if have < version:
@@ -205,6 +228,33 @@ class Projections:
                 return None  # a request may be waiting for this version: at() notifies it
             _apply_tail(p, tail, tail_stream_seq)
         return self._exactly(match_id, p, version)
+
+    def _started(
+        self,
+        match_id: str,
+        version: int,
+        tail: Sequence[events_pb2.EventEnvelope],
+        tail_stream_seq: int,
+        start: domain_pb2.MatchStart | None,
+    ) -> Projection | None:
+        """The projection the request starts, from ``start`` and a ``tail`` holding every
+        batch from the match's first to ``version``; None (nothing changed) without a start,
+        with a tail that does not reach back to the first batch, or while the projection is
+        being loaded from NATS."""
+        if start is None or match_id in self._loading:
+            return None
+        if tail:
+            if tail[0].seq != 1 or tail[-1].seq != version:
+                return None
+        elif version != 0:
+            return None
+        state = new_state_from(start)
+        apply_envelopes(state, tail)
+        FROM_REQUEST.inc()
+        p = Projection(state, tail_stream_seq if tail else 0)
+        if not state.over:
+            self._by_match[match_id] = p
+        return p
 
     def _exactly(self, match_id: str, p: Projection, version: int) -> State:
         if p.state.version < version:
