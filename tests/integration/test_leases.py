@@ -52,6 +52,13 @@ async def _scenario(url: str) -> None:
     assert match not in a.held
     await b.release(match)
     assert await b.get(match) is None
+    # a match just created is leased without a read first; were the lease there after all
+    # (it cannot be: the id is new), the holder's lease comes back, as after a lost race
+    fresh = "2" * 32
+    mine = await a.acquire(fresh, new=True)
+    assert mine is not None and mine.owner == "orch-a" and fresh in a.held
+    clash = await b.acquire(fresh, new=True)
+    assert clash is not None and clash.owner == "orch-a" and fresh not in b.held
     await nc.close()
 
 

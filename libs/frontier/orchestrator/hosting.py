@@ -113,7 +113,11 @@ class Hosting:
         if lineup:
             values["lineup"] = lineup
         config = make_config(**values)
-        playing = sum(1 for hosted in self.matches.values() if not hosted.ended)
+        # counted only near the limit: a scan of every hosted match per creation was 6% of
+        # the orchestrator's CPU while 1,500 matches were being created
+        playing = len(self.matches)
+        if playing >= self.max_matches:
+            playing = sum(1 for hosted in self.matches.values() if not hosted.ended)
         if playing >= self.max_matches:
             raise ServiceError(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
@@ -149,7 +153,7 @@ class Hosting:
         }
         await self.bus.put_match(match_id, record)
         if self.leases is not None:
-            await self.leases.acquire(match_id)  # a new match: nobody else can hold it
+            await self.leases.acquire(match_id, new=True)  # nobody else can hold it
         hosted = HostedMatch(
             match_id=match_id,
             config=config,

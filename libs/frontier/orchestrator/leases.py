@@ -119,13 +119,16 @@ class Leases:
             int(entry.revision or 0),
         )
 
-    async def acquire(self, match_id: str) -> Lease | None:
+    async def acquire(self, match_id: str, new: bool = False) -> Lease | None:
         """Take the lease if it is free or expired; returns the current holder's lease.
 
-        The returned lease is ours when ``lease.owner == self.owner``.
+        The returned lease is ours when ``lease.owner == self.owner``.  ``new``: the match
+        was just created here, so no lease can exist yet: it is created without reading it
+        first (one JetStream request fewer per created match; were one there after all, the
+        create fails as a lost race would, and the holder's lease is read and returned).
         """
         now = time.time()
-        current = await self.get(match_id)
+        current = None if new else await self.get(match_id)
         try:
             if current is None:
                 revision = await self.kv.create(match_id, self._value(now))
