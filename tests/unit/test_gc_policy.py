@@ -46,7 +46,7 @@ def test_a_negative_threshold_is_refused_and_changes_nothing() -> None:
 def test_the_orchestrator_tunes_by_default() -> None:
     from frontier.runtime.settings import OrchestratorSettings
 
-    assert OrchestratorSettings().gc_young_threshold == 10_000
+    assert OrchestratorSettings().gc_young_threshold == 3_000
 
 
 def test_every_service_reads_the_threshold_and_it_can_be_turned_off(
@@ -55,7 +55,7 @@ def test_every_service_reads_the_threshold_and_it_can_be_turned_off(
     """The domain services tune their collector from the same setting (domain_main.run)."""
     from frontier.runtime.settings import ServiceSettings
 
-    assert ServiceSettings().gc_young_threshold == 10_000
+    assert ServiceSettings().gc_young_threshold == 3_000
     monkeypatch.setenv("FRONTIER_GC_YOUNG_THRESHOLD", "0")
     assert ServiceSettings().gc_young_threshold == 0
     monkeypatch.setenv("FRONTIER_GC_YOUNG_THRESHOLD", "-5")

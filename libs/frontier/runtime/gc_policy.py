@@ -17,6 +17,19 @@ of 100-125 ms, against 24, median 19 ms, the longest 54 ms (its one full collect
 commands wait for a collection, and none for one of 100 ms.  Nothing is freed later than
 it would be without cycles: reference counting still frees every object that is not in a
 reference cycle the moment it is unused; only cyclic garbage waits for the next pass.
+
+Held matches set the older generations' cost.  Each command replaces its match's state,
+legal list and recent events with new objects, which outlive the young pass that sees them
+and are freed (by reference counting) a few seconds later, when the match's next command
+replaces them: so a middle-aged pass walks about one state per playing match whenever it
+runs, however often that is.  At 1,500 paced matches (``frontier bench stack --matches 1500
+--think-ms 5000 --commands-per-match 24``, one orchestrator) such a pass took 37 ms of CPU
+on average and up to 250 ms, and with one every 20 young passes (every ~15 s) those pauses
+were most of the commands' p99 (133-185 ms).  One every 100 young passes instead, with the
+young threshold lowered from 10,000 to 3,000 so that a young pass is shorter too (15 -> 7 ms
+on average, at most 55 ms instead of 130): p99 44-48 ms, server CPU per command unchanged
+or lower (3.6-3.9 -> 3.3-3.6 ms).  Young 10,000 with middle-aged 100 gave 89 ms; young
+3,000 with middle-aged 20, 101-155 ms.
 """
 
 from __future__ import annotations
@@ -24,9 +37,10 @@ from __future__ import annotations
 import gc
 
 # the older generations' thresholds once the young one is raised: a middle-aged pass every
-# 20 young ones, a full pass every 20 middle-aged ones (and, as always in CPython, only once
-# the objects that survived since the last full pass are a quarter of those held)
-OLDER_THRESHOLDS = (20, 20)
+# 100 young ones (see the module's docstring), a full pass every 20 middle-aged ones (and, as
+# always in CPython, only once the objects that survived since the last full pass are a
+# quarter of those held)
+OLDER_THRESHOLDS = (100, 20)
 
 
 def tune(young_threshold: int) -> None:

@@ -74,7 +74,7 @@ class ServiceSettings(TlsSettings):
     """Settings every Frontier service reads."""
 
     gc_young_threshold: int = Field(
-        default=10_000,
+        default=3_000,
         ge=0,
         description="allocations between two young garbage collections, after freezing "
         "what start-up built (runtime/gc_policy.py); 0 keeps CPython's defaults",
