@@ -39,7 +39,9 @@ class _Committed:
     def __init__(self, hosted: HostedMatch) -> None:
         self.hosted = hosted
 
-    async def at(self, match_id: str, version: int, tail: Any = (), seq: int = 0) -> State:
+    async def at(
+        self, match_id: str, version: int, tail: Any = (), seq: int = 0, start: Any = None
+    ) -> State:
         assert version == self.hosted.state.version
         return self.hosted.state
 

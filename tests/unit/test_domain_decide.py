@@ -29,7 +29,9 @@ class _Fixed:
     def __init__(self, state: State) -> None:
         self.state = state
 
-    async def at(self, match_id: str, version: int, tail: Any = (), seq: int = 0) -> State:
+    async def at(
+        self, match_id: str, version: int, tail: Any = (), seq: int = 0, start: Any = None
+    ) -> State:
         return self.state
 
 
@@ -106,7 +108,9 @@ class _AtHand(_Fixed):
         super().__init__(state)
         self.at_hand = at_hand
 
-    def at_now(self, match_id: str, version: int, tail: Any = (), seq: int = 0) -> State | None:
+    def at_now(
+        self, match_id: str, version: int, tail: Any = (), seq: int = 0, start: Any = None
+    ) -> State | None:
         return self.state if self.at_hand else None
 
 
