@@ -88,6 +88,12 @@ def test_commands_rpcs_publishes_and_finished_matches_move(stack: Stack) -> None
     after_map = scrape(stack, "map")
     decide = "/frontier.v1.MapService/DecideMapCommand"
     assert moved(before_map, after_map, "frontier_rpc_duration_seconds_count", method=decide) > 0
+    # the map service started the new match's projection from its first request's start,
+    # reading neither the match's record nor its stream
+    starts = "frontier_projection_starts_total"
+    assert moved(before_map, after_map, starts, source="request") == 1
+    assert moved(before_map, after_map, starts, source="record") == 0
+    assert moved(before_map, after_map, starts, source="stream") == 0
 
 
 def test_a_refused_command_shows_its_code(stack: Stack) -> None:
