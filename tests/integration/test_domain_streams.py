@@ -12,6 +12,7 @@ services' metrics show the calls came over the stream, under their own methods' 
 from __future__ import annotations
 
 import asyncio
+import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -107,7 +108,13 @@ def test_a_stack_plays_over_streams_with_the_same_events_and_metrics(tmp_path: P
     # streams renewed every half second, so that some end (and are counted) during the match
     config.extra_env["FRONTIER_DOMAIN_STREAM_MAX_AGE_S"] = "0.5"
     with Stack(config) as stack:
-        play_remote(stack.config.address("orchestrator"), 5, "A=marquise;B=marquise")
+        # played for over a second (a match alone may take less on a quiet machine), so that
+        # streams reach their age during play
+        started = time.monotonic()
+        for seed in range(5, 15):
+            play_remote(stack.config.address("orchestrator"), seed, "A=marquise;B=marquise")
+            if time.monotonic() - started > 1.5:
+                break
         samples = _samples(stack, "map", "frontier_rpc_duration_seconds_count")
     by_method = {s.labels["method"]: s.value for s in samples if s.labels["code"] == "OK"}
     # the decides came as stream messages (a few Exchange streams, renewed as they aged),
