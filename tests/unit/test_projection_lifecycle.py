@@ -14,10 +14,9 @@ from prometheus_client import REGISTRY
 
 from frontier.engine import initial_state, legal_commands, make_config, to_act
 from frontier.engine.decide import execute
-from frontier.orchestrator.commit import match_start
 from frontier.runtime.bus import Bus, StoredBatch
 from frontier.runtime.errors import ServiceError
-from frontier.runtime.matches import apply_batch
+from frontier.runtime.matches import apply_batch, match_start
 from frontier.runtime.projection import Projections
 from frontier.v1 import domain_pb2, events_pb2
 from frontier.wire.convert import event_to_proto

@@ -37,7 +37,6 @@ from typing import Any, TypeVar
 import grpc
 
 from frontier.engine import Seat, to_act
-from frontier.engine.config import MatchConfig
 from frontier.engine.decide import check
 from frontier.engine.domains import Domain, owner
 from frontier.engine.evolve import fold
@@ -47,6 +46,7 @@ from frontier.engine.turn import at_rest
 from frontier.runtime.answers import publish as publish_now
 from frontier.runtime.bus import Bus, WriterConflict, turn_subject
 from frontier.runtime.errors import NATS_UNREACHABLE, ServiceError, shown
+from frontier.runtime.matches import match_start
 from frontier.runtime.metrics import counted_commit
 from frontier.runtime.snapshot import CommandResult, Snapshot, encode
 from frontier.runtime.telemetry import span
@@ -410,13 +410,3 @@ def _context(
         # (a new match costs the domain services nothing until they are asked about it)
         context.start.CopyFrom(match_start(hosted.config))
     return hosted.tails.merge_into(context, domain, version)
-
-
-def match_start(config: MatchConfig) -> domain_pb2.MatchStart:
-    """``DomainContext.start`` for a match of ``config``."""
-    return domain_pb2.MatchStart(
-        seed=config.seed,
-        lineup=config.lineup,
-        team_hands_visible=config.team_hands_visible,
-        max_rounds=config.max_rounds,
-    )

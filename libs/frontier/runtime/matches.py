@@ -94,6 +94,16 @@ async def new_match_state(bus: Bus, match_id: str) -> State | None:
     return None if record is None else initial_state(record_config(record))
 
 
+def match_start(config: MatchConfig) -> domain_pb2.MatchStart:
+    """``DomainContext.start`` for a match of ``config`` (:func:`new_state_from` reads it)."""
+    return domain_pb2.MatchStart(
+        seed=config.seed,
+        lineup=config.lineup,
+        team_hands_visible=config.team_hands_visible,
+        max_rounds=config.max_rounds,
+    )
+
+
 def new_state_from(start: domain_pb2.MatchStart) -> State:
     """The initial state of a match from a domain request's ``start`` (the orchestrator's
     copy of the match's configuration); INVALID_ARGUMENT (MALFORMED) for one the engine
