@@ -6,7 +6,7 @@ engine``: ~13,900 -> ~20,200 commands/s for the default lineup on the 2-core ref
 machine).  All project metadata stays in pyproject.toml; this file only adds ``ext_modules``.
 
 mypy comes from ``[build-system] requires``, pinned to the mypy of constraints.txt (checked by
-tests/unit/test_build_config.py), rather than from the venv with ``--no-build-isolation``:
+tests/unit/engine/test_build_config.py), rather than from the venv with ``--no-build-isolation``:
 that way every ordinary install compiles with no extra flag and on a fresh machine, where the
 venv's mypy does not exist yet: ``make venv`` (editable: the ``.so`` files land next to the
 sources in libs/frontier/engine, plus ``frontier_engine__mypyc.*.so`` at the repository root,

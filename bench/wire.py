@@ -37,7 +37,7 @@ from frontier.engine.lineup import default_lineup
 from frontier.engine.model import Command, Event
 from frontier.engine.state import State
 from frontier.play.match_runner import seat_bots
-from frontier.runtime.matches import apply_envelopes
+from frontier.store.matches import apply_envelopes
 from frontier.v1 import events_pb2, types_pb2
 from frontier.wire.convert import (
     command_from_proto,

@@ -21,14 +21,14 @@ import grpc
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from frontier.domain.call_service import DomainCallServicer, Method
 from frontier.engine.domains import Domain
 from frontier.ops.stack import Stack, StackConfig
 from frontier.orchestrator.clients import DomainClients
 from frontier.play.remote_match import play_remote
-from frontier.runtime.domain_calls import DomainCallServicer, Method
-from frontier.runtime.domain_servicers import method_name
 from frontier.runtime.settings import OrchestratorSettings
 from frontier.v1 import domain_pb2, domain_pb2_grpc, map_pb2, types_pb2
+from frontier.wire.domain_rpc import method_name
 
 pytestmark = pytest.mark.integration
 

@@ -2,8 +2,9 @@
 
 The reasons of failures a healthy loopback stack cannot show (NATS or a domain service
 away, another writer, a server bug) are provoked where those failures are: the outage,
-failover and unit tests (see test_reasons_are_all_tested in tests/unit/test_error_reasons.py,
-which checks that every reason of the enum is asserted by some test).
+failover and unit tests (see test_reasons_are_all_tested in
+tests/unit/runtime/test_error_reasons.py, which checks that every reason of the enum is
+asserted by some test).
 """
 
 from __future__ import annotations

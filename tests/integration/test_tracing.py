@@ -15,14 +15,14 @@ import pytest
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
+from frontier.domain.main import run as run_domain
 from frontier.engine.domains import Domain
 from frontier.ops.stack import StackConfig, _wait_port, nats_server_binary
 from frontier.orchestrator.main import run as run_orchestrator
-from frontier.runtime.domain_calls import STREAMED_ATTRIBUTE
-from frontier.runtime.domain_main import run as run_domain
 from frontier.runtime.settings import OrchestratorSettings, ServiceSettings
 from frontier.runtime.telemetry import setup_tracing
 from frontier.v1 import match_pb2, match_pb2_grpc
+from frontier.wire.domain_rpc import STREAMED_ATTRIBUTE
 
 pytestmark = pytest.mark.integration
 

@@ -26,13 +26,14 @@ from typing import Any
 import grpc
 import uvloop
 
+from frontier.domain.call_service import DomainCallServicer, Method
+from frontier.domain.servicers import unary_servicer
 from frontier.engine.domains import Domain
 from frontier.ops.stack import free_port
 from frontier.orchestrator.clients import DomainClients
-from frontier.runtime.domain_calls import DomainCallServicer, Method
-from frontier.runtime.domain_servicers import SPECS, method_name, unary_servicer
 from frontier.runtime.settings import OrchestratorSettings
 from frontier.v1 import domain_pb2, domain_pb2_grpc, map_pb2, types_pb2
+from frontier.wire.domain_rpc import SPECS, method_name
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 

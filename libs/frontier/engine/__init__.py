@@ -8,7 +8,7 @@ No I/O, no asyncio, no clock, no :mod:`random`: all randomness comes from the ge
 stored in the state, so (config, commands) replays bit for bit.
 
 Layers, each importing only those above it (no import cycle; ``lint-imports`` and
-tests/unit/test_engine_imports.py check it):
+tests/unit/engine/test_engine_imports.py check it):
 
 * plain data: ``model``, ``state``, ``board``, ``cards``, ``rng``, ``errors``, ``config``...,
   and the Vagabond's data and queries (``vagabond_state``);

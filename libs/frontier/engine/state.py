@@ -183,7 +183,7 @@ class State:
         return self.step.split(".", 1)[0]
 
     def clone(self) -> State:
-        # Positional, in field order (tests/unit/test_state_clone.py checks the order), and
+        # Positional, in field order (tests/unit/engine/test_state_clone.py checks the order), and
         # ``.copy()`` rather than ``dict()``/``list()``: a clone is taken per decide call in
         # every domain service and per command in the orchestrator.
         return State(

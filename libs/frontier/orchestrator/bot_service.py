@@ -28,8 +28,7 @@ import grpc
 
 from frontier.engine import Seat
 from frontier.engine.model import Command
-from frontier.runtime.domain import GrpcContext
-from frontier.runtime.errors import ServiceError, abort, status_for
+from frontier.runtime.errors import GrpcContext, ServiceError, abort, status_for
 from frontier.v1 import bot_pb2, bot_pb2_grpc, events_pb2, types_pb2
 from frontier.wire.convert import enum_to_proto
 

@@ -36,10 +36,10 @@ from typing import Any
 import grpc
 from opentelemetry import trace
 
-from frontier.runtime.domain_calls import span_attributes
 from frontier.runtime.errors import details_metadata
 from frontier.runtime.telemetry import inject_headers, tracer, tracing_on
 from frontier.v1 import domain_pb2
+from frontier.wire.domain_rpc import span_attributes
 
 from . import eager
 from .eager import Resumed

@@ -7,8 +7,6 @@ from typing import Any
 
 from frontier.engine.domains import Domain
 from frontier.engine.model import Event
-from frontier.runtime.domain_calls import MAX_CALL_REQUEST_BYTES
-from frontier.runtime.domain_servicers import method_name
 from frontier.runtime.settings import OrchestratorSettings
 from frontier.runtime.telemetry import grpc_client_interceptors
 from frontier.runtime.tls import aio_channel
@@ -27,6 +25,7 @@ from frontier.v1 import (
     types_pb2,
 )
 from frontier.wire.convert import event_from_proto
+from frontier.wire.domain_rpc import MAX_CALL_REQUEST_BYTES, method_name
 
 from .call_streams import CallStreams, StreamUnsupported
 

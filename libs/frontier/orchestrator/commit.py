@@ -46,10 +46,10 @@ from frontier.engine.turn import at_rest
 from frontier.runtime.answers import publish as publish_now
 from frontier.runtime.bus import Bus, WriterConflict, turn_subject
 from frontier.runtime.errors import NATS_UNREACHABLE, ServiceError, shown
-from frontier.runtime.matches import match_start
 from frontier.runtime.metrics import counted_commit
-from frontier.runtime.snapshot import CommandResult, Snapshot, encode
 from frontier.runtime.telemetry import span
+from frontier.store.matches import match_start
+from frontier.store.snapshot import CommandResult, Snapshot, encode
 from frontier.v1 import domain_pb2, events_pb2, types_pb2
 from frontier.wire.convert import command_to_proto, enum_to_proto
 

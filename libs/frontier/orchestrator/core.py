@@ -21,8 +21,8 @@ from frontier.bots.standing import StandingPolicy
 from frontier.engine import Seat, to_act
 from frontier.engine.model import Command, Event
 from frontier.runtime.errors import ServiceError, shown
-from frontier.runtime.matches import token_hash
-from frontier.runtime.snapshot import CommandResult
+from frontier.store.matches import token_hash
+from frontier.store.snapshot import CommandResult
 from frontier.v1 import events_pb2
 
 from . import history, referee

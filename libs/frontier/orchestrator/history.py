@@ -23,7 +23,7 @@ from frontier.engine.model import Command, Event
 from frontier.engine.view import event_for
 from frontier.runtime.bus import Bus
 from frontier.runtime.errors import ServiceError, not_found
-from frontier.runtime.matches import note_record
+from frontier.store.matches import note_record
 from frontier.v1 import events_pb2
 from frontier.wire.convert import command_from_proto, enum_from_proto, event_from_proto
 

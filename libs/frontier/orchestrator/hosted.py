@@ -25,9 +25,9 @@ from frontier.engine import Seat, Team
 from frontier.engine.config import MatchConfig
 from frontier.engine.model import Command, Event
 from frontier.engine.state import State
-from frontier.runtime.matches import LoadedMatch
-from frontier.runtime.seats import STATUS_BOT, STATUS_OPEN, SeatArrangement
-from frontier.runtime.snapshot import CommandKey, CommandResult, SeatClock
+from frontier.store.matches import LoadedMatch
+from frontier.store.seats import STATUS_BOT, STATUS_OPEN, SeatArrangement
+from frontier.store.snapshot import CommandKey, CommandResult, SeatClock
 from frontier.v1 import events_pb2, match_pb2, types_pb2
 from frontier.wire.convert import enum_to_proto
 

@@ -26,8 +26,8 @@ import grpc
 from frontier.engine import Seat, initial_state, make_config
 from frontier.runtime.bus import Bus
 from frontier.runtime.errors import ServiceError, not_found
-from frontier.runtime.matches import load_match, token_hash
-from frontier.runtime.seats import SEAT_BOT, SEAT_HELD, SEAT_OPEN, SeatArrangement
+from frontier.store.matches import load_match, token_hash
+from frontier.store.seats import SEAT_BOT, SEAT_HELD, SEAT_OPEN, SeatArrangement
 
 from .clients import DomainClients
 from .commit import CommitPath
@@ -102,7 +102,7 @@ class Hosting:
         setup: Mapping[Seat, tuple[str, str]] | None = None,
     ) -> CreatedMatch:
         """A new match; ``setup`` says, per seat, ``(mode, bot)`` with mode ``held``
-        (also every seat not in it), ``open`` or ``bot`` (see :mod:`frontier.runtime.seats`)."""
+        (also every seat not in it), ``open`` or ``bot`` (see :mod:`frontier.store.seats`)."""
         clock = clock or ClockConfig()
         setup = setup or {}
         values: dict[str, object] = {

@@ -27,7 +27,7 @@ Each kept entry also keeps its serialized form, length-prefixed: a reply's repea
 (protobuf lets a repeated field's entries be concatenated), and the reply merges those bytes
 in one C call instead of copying each message into it (measured, a 27-entry
 ``SubmitCommandResponse``: 97 µs built from the messages, 17 µs merged from the bytes; the
-replies are byte for byte the same, tests/unit/test_legal_cache.py).
+replies are byte for byte the same, tests/unit/orchestrator/test_legal_cache.py).
 """
 
 from __future__ import annotations

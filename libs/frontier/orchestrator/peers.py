@@ -13,8 +13,7 @@ from typing import Any
 
 import grpc
 
-from frontier.runtime.domain import GrpcContext
-from frontier.runtime.errors import ServiceError
+from frontier.runtime.errors import GrpcContext, ServiceError
 from frontier.runtime.settings import TlsSettings
 from frontier.runtime.telemetry import grpc_client_interceptors
 from frontier.runtime.tls import aio_channel

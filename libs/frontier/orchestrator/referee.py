@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from frontier.bots import bot_names
-from frontier.runtime.snapshot import SeatClock
+from frontier.store.snapshot import SeatClock
 from frontier.v1 import events_pb2
 
 DAY_MS = 86_400_000

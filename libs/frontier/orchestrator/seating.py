@@ -1,7 +1,7 @@
 """Claiming open seats and the host's management of a match.
 
 A match may be created with open seats (each with a one-time invite code), seats played by
-a built-in bot, and always a host credential (:mod:`frontier.runtime.seats`).  This module
+a built-in bot, and always a host credential (:mod:`frontier.store.seats`).  This module
 holds what happens after creation: :meth:`Seating.claim_seat` turns an invite code into the
 seat's token exactly once, and the host may give a still open seat to a built-in bot
 (:meth:`Seating.assign_bot`) or end the match as abandoned (:meth:`Seating.abandon`).
@@ -23,7 +23,7 @@ import grpc
 from frontier.bots import bot_names
 from frontier.engine import Seat
 from frontier.runtime.errors import ServiceError
-from frontier.runtime.matches import token_hash
+from frontier.store.matches import token_hash
 
 from .hosted import HostedMatch
 from .hosting import Hosting

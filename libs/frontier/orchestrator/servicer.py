@@ -11,9 +11,8 @@ import grpc
 from frontier.bots.standing import InvalidStandingAnswers, StandingPolicy, validate
 from frontier.engine import Seat
 from frontier.engine.view import event_for, view
-from frontier.runtime.domain import GrpcContext, grpc_errors
-from frontier.runtime.errors import ServiceError, abort
-from frontier.runtime.seats import SEAT_BOT, SEAT_HELD, SEAT_OPEN
+from frontier.runtime.errors import GrpcContext, ServiceError, abort, grpc_errors
+from frontier.store.seats import SEAT_BOT, SEAT_HELD, SEAT_OPEN
 from frontier.v1 import events_pb2, match_pb2, match_pb2_grpc, types_pb2
 from frontier.wire.convert import (
     WireError,

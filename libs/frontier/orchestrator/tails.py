@@ -1,6 +1,6 @@
 """The committed events each domain service's replicas still lack, per hosted match.
 
-Domain services do not follow the event stream (see :mod:`frontier.runtime.projection`):
+Domain services do not follow the event stream (see :mod:`frontier.domain.projection`):
 each request brings, in ``DomainContext.committed_tail``, the batches committed since the
 oldest version at which a replica of that service answered for the match.  The reply names
 its replica (``DomainEvents.replica``), which then holds the match at the request's base

@@ -9,7 +9,10 @@ apart failures sharing a code (a stale version from another writer's, say).
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, NoReturn, TypeVar
 
 import grpc
 import nats.errors
@@ -21,6 +24,8 @@ from google.rpc.status_pb2 import Status
 from frontier.engine.errors import GameOver, IllegalCommand, InvalidConfig, WrongSeat
 from frontier.v1 import errors_pb2
 from frontier.wire.convert import WireError
+
+log = logging.getLogger("frontier.errors")
 
 # NATS failures after which nothing is known to have happened, or to have failed: no answer
 # in time (a stalled or unreachable server), a lost connection, nobody serving JetStream
@@ -172,3 +177,33 @@ def not_found(match_id: str) -> ServiceError:
     return ServiceError(
         grpc.StatusCode.NOT_FOUND, f"unknown match {shown(match_id)}", "MATCH_NOT_FOUND"
     )
+
+
+R = TypeVar("R")
+GrpcContext = grpc.aio.ServicerContext[Any, Any]
+
+
+def grpc_errors(
+    method: Callable[..., Awaitable[R]],
+) -> Callable[..., Awaitable[R]]:
+    """Turn any failure into a gRPC status with a readable message; never crash."""
+
+    @functools.wraps(method)
+    async def wrapper(self: Any, request: Any, context: GrpcContext) -> R:
+        try:
+            return await method(self, request, context)
+        except Exception as exc:
+            code, message, reason = failure(exc, method.__name__)
+            await context.abort(code, message, details_metadata(code, message, reason))
+            raise AssertionError("unreachable: abort raises") from exc
+
+    return wrapper
+
+
+def failure(exc: Exception, where: str) -> tuple[grpc.StatusCode, str, str]:
+    """A failed call's status code, message and reason (see errors.classify); a bug (an
+    INTERNAL) is logged with its traceback, the caller's mistakes are not."""
+    code, message, reason = classify(exc)
+    if code is grpc.StatusCode.INTERNAL:
+        log.exception("internal error in %s", where)
+    return code, message, reason

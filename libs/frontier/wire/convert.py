@@ -13,7 +13,7 @@ type hints on one side and the protobuf descriptors on the other:
 
 A field with no proto counterpart (or the wrong proto type) is a contract bug, so it fails the
 import of this module loudly.  A missing enum *value* is only found when such a value is
-converted; tests/unit/test_wire_roundtrip.py checks every member so that CI catches it first.
+converted; tests/unit/wire/test_wire_roundtrip.py checks every member so that CI catches it first.
 
 Data coming off the wire is untrusted: anything that cannot become a valid engine record
 (``*_UNSPECIFIED``, an enum number this build does not know, the wrong message type, values

@@ -7,7 +7,7 @@ next to the command's id.  A label is built from the command alone plus public s
 does to the seat it is offered to.  Clients must keep answering with the id: labels may be
 reworded at any time.
 
-Each command kind has one template; tests/unit/test_labels.py fails when a new kind has none.
+Each command kind has one template; tests/unit/wire/test_labels.py fails when a new kind has none.
 """
 
 from __future__ import annotations
@@ -133,7 +133,7 @@ def label(cmd: Command) -> str:
     two clearings, a card to craft) are offered again and again, in every match; the legal
     lists of the hot path (``next_legal`` after each command) then cost a lookup each.
     """
-    template = TEMPLATES[cmd.kind]  # every kind has one: tests/unit/test_labels.py
+    template = TEMPLATES[cmd.kind]  # every kind has one: tests/unit/wire/test_labels.py
     fee = f", paying {_cards(cmd.cards)}" if cmd.kind in _FEE_KINDS and cmd.cards else ""
     values = {
         "place": _place(cmd.clearing),

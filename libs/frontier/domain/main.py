@@ -1,0 +1,77 @@
+"""Process entry point shared by the five domain services (``python -m services.<name>``)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from frontier.engine.domains import Domain
+from frontier.runtime import gc_policy
+from frontier.runtime.bus import Bus
+from frontier.runtime.server import configure_logging, run_service, serve
+from frontier.runtime.settings import ServiceSettings
+from frontier.runtime.telemetry import setup_tracing
+from frontier.v1 import events_pb2
+from frontier.wire.domain_rpc import CALLS_SERVICE, full_name
+
+from .core import DomainCore
+from .projection import Projections
+from .scoreboard import Scoreboard
+from .servicers import register
+
+
+async def run(
+    domain: Domain,
+    settings: ServiceSettings,
+    ready: asyncio.Event | None = None,
+    stop: asyncio.Event | None = None,
+) -> None:
+    bus = await Bus.connect(
+        settings.nats_url,
+        settings.stream,
+        name=f"frontier-{domain.value}",
+        replicas=settings.nats_replicas,
+        timeout_s=settings.call_timeout_s,
+        startup_wait_s=settings.nats_startup_wait_s,
+        max_age_s=settings.stream_max_age_s,
+    )
+    scoreboard = Scoreboard() if domain is Domain.SCORING else None
+    follows = settings.follow_batches or scoreboard is not None
+    projections = Projections(bus, settings.catch_up_wait_s, follows)
+    if scoreboard is None:
+        if follows:  # else the batches come with the requests (see projection.py)
+            projections.wake = (await bus.follow_all(projections.on_batch)).poke
+    else:
+        # one subscription feeds both: each NATS delivery costs a decode, so not two of them
+        board = scoreboard
+
+        async def both(stream_seq: int, batch: events_pb2.EventBatch) -> None:
+            await projections.on_batch(stream_seq, batch)
+            await board.on_batch(stream_seq, batch)
+
+        follower = await bus.follow_all(both)
+        projections.wake = follower.poke
+        board.catch_up = follower.sync
+    await bus.follow_lobby(projections.on_lobby)
+    core = DomainCore(domain, projections)
+    # start-up is over: what it built stays frozen, and each call's cyclic garbage (asyncio
+    # futures, protobuf wrappers) is swept in fewer passes, as in the orchestrator
+    gc_policy.tune(settings.gc_young_threshold)
+    timed = settings.metrics_listen_port(domain.value) != 0  # as the unary calls are
+    add_servicers, calls = register(domain, core, scoreboard, timed)
+    await serve(
+        domain.value,
+        settings,
+        add_servicers,
+        [full_name(domain), CALLS_SERVICE],
+        on_stop=bus.close,
+        ready=ready,
+        stop=stop,
+        on_drain=calls.drain,  # the callers' streams end, so they reconnect elsewhere
+    )
+
+
+def main(domain: Domain) -> None:
+    settings = ServiceSettings()
+    configure_logging(settings, domain.value)
+    setup_tracing(domain.value, settings)
+    run_service(run(domain, settings), settings)

@@ -1,0 +1,67 @@
+"""Who plays each seat of a match: held by the creator, open for a claim, or a built-in bot.
+
+Why here, in the runtime: the seat arrangement is part of the match record on the bus (like
+the seat tokens), so the orchestrator that creates a match, the one that loads it after a
+restart and ``ListMatches`` for matches hosted elsewhere all read it the same way.  Every
+secret (seat tokens, invite codes, the host credential) is stored only as its SHA-256
+(:func:`frontier.store.matches.token_hash`), never in clear.
+
+Record keys (all optional, so matches recorded before them read as "every seat held"):
+``invites`` (invite hash -> seat), ``claimed`` (invite hashes already used), ``bots``
+(seat -> built-in bot name) and ``host`` (the host credential's hash).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+SEAT_HELD = "held"
+SEAT_OPEN = "open"
+SEAT_BOT = "bot"
+STATUS_OPEN = "open"
+STATUS_BOT = "bot"
+STATUS_TAKEN = "taken"
+
+
+@dataclass(slots=True)
+class SeatArrangement:
+    """The seats' arrangement of one match, as recorded (hashes only)."""
+
+    invites: dict[str, str] = field(default_factory=dict)  # invite hash -> seat
+    claimed: set[str] = field(default_factory=set)  # invite hashes used (claimed or botted)
+    bots: dict[str, str] = field(default_factory=dict)  # seat -> built-in bot name
+    host_hash: str = ""
+
+    def open_seats(self) -> set[str]:
+        return {seat for h, seat in self.invites.items() if h not in self.claimed}
+
+    def status(self, seat: str) -> tuple[str, str]:
+        """(status, bot name) of ``seat``: open, bot or taken."""
+        if seat in self.bots:
+            return STATUS_BOT, self.bots[seat]
+        if seat in self.open_seats():
+            return STATUS_OPEN, ""
+        return STATUS_TAKEN, ""
+
+    def as_record(self) -> dict[str, object]:
+        return {
+            "invites": dict(self.invites),
+            "claimed": sorted(self.claimed),
+            "bots": dict(self.bots),
+            "host": self.host_hash,
+        }
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, object]) -> SeatArrangement:
+        """Read back :meth:`as_record` from a match record (our own data)."""
+        invites = record.get("invites", {})
+        claimed = record.get("claimed", [])
+        bots = record.get("bots", {})
+        host = record.get("host", "")
+        return cls(
+            {str(k): str(v) for k, v in invites.items()} if isinstance(invites, dict) else {},
+            {str(h) for h in claimed} if isinstance(claimed, list) else set(),
+            {str(k): str(v) for k, v in bots.items()} if isinstance(bots, dict) else {},
+            host if isinstance(host, str) else "",
+        )

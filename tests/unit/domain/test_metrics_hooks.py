@@ -1,0 +1,121 @@
+"""The metrics hooks that a whole stack rarely exercises on purpose: a projection catching up
+from the stream, and the RPC interceptor's status codes for unary and streaming calls."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import urllib.request
+from typing import cast
+
+import grpc
+import pytest
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from prometheus_client import REGISTRY
+
+from frontier.domain.projection import Projections
+from frontier.runtime.bus import Bus
+from frontier.runtime.metrics import RpcMetrics, serve_metrics
+from tests.unit.domain.test_projection_lifecycle import MemoryBus, _play
+
+
+def test_a_lagging_projection_counts_a_catch_up() -> None:
+    """NATS has not delivered the batches a request needs: the projection reads the stream
+    itself, and says so."""
+    match_id = "m" * 32
+    bus = MemoryBus(match_id, seed=9)
+    projections = Projections(cast(Bus, bus), wait_s=0)
+    played = _play(seed=9)[:3]
+
+    async def run() -> int:
+        await projections.at(match_id, 0)  # built from the (empty) stream: not a catch-up
+        bus.batches.extend(played)  # committed, but not delivered to this service
+        before = _catch_ups()
+        state = await projections.at(match_id, played[-1].envelopes[-1].seq)
+        assert state.version == played[-1].envelopes[-1].seq
+        return int(_catch_ups() - before)
+
+    assert asyncio.run(run()) == 1
+
+
+def _observations(method: str, code: str) -> float:
+    labels = {"method": method, "code": code}
+    return REGISTRY.get_sample_value("frontier_rpc_duration_seconds_count", labels) or 0.0
+
+
+def _catch_ups() -> float:
+    return REGISTRY.get_sample_value("frontier_projection_catch_ups_total") or 0.0
+
+
+CHECK = "/grpc.health.v1.Health/Check"
+WATCH = "/grpc.health.v1.Health/Watch"
+
+
+@pytest.mark.parametrize("kind", ["unary", "stream"])
+def test_the_interceptor_times_calls_with_their_status_code(kind: str) -> None:
+    async def run() -> tuple[float, float]:
+        server = grpc.aio.server(interceptors=[RpcMetrics()])
+        servicer = health.aio.HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
+        await servicer.set("known", health_pb2.HealthCheckResponse.SERVING)
+        port = server.add_insecure_port("127.0.0.1:0")
+        await server.start()
+        method = CHECK if kind == "unary" else WATCH
+        # a unary call ends OK or NOT_FOUND; the stream is cancelled by its client
+        ended = ("OK", "NOT_FOUND") if kind == "unary" else ("OK", "CANCELLED")
+        ok_before, other_before = (_observations(method, code) for code in ended)
+        try:
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+                stub = health_pb2_grpc.HealthStub(channel)
+                if kind == "unary":
+                    await stub.Check(health_pb2.HealthCheckRequest(service="known"))  # type: ignore[attr-defined]
+                    with pytest.raises(grpc.aio.AioRpcError):
+                        await stub.Check(health_pb2.HealthCheckRequest(service="unknown"))  # type: ignore[attr-defined]
+                else:
+                    call = stub.Watch(health_pb2.HealthCheckRequest(service="known"))  # type: ignore[attr-defined]
+                    reply = await call.read()
+                    assert reply.status == health_pb2.HealthCheckResponse.SERVING
+                    call.cancel()  # the client goes away mid-stream
+            # the client may see the end first (abort sends the status before the handler
+            # unwinds; a cancel reaches the server later): wait (bounded) for the record
+            for _ in range(500):
+                if _observations(method, ended[1]) > other_before:
+                    break
+                await asyncio.sleep(0.01)
+        finally:
+            await server.stop(None)
+        return (
+            _observations(method, ended[0]) - ok_before,
+            _observations(method, ended[1]) - other_before,
+        )
+
+    ok, other = asyncio.run(run())
+    assert (ok, other) == ((1, 1) if kind == "unary" else (0, 1))
+
+
+def test_a_taken_metrics_port_is_logged_and_the_service_runs_on(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with caplog.at_level(logging.ERROR, logger="frontier.metrics"):
+            stop = serve_metrics(port, "127.0.0.1")
+        stop()  # nothing to stop
+    assert f"cannot listen on 127.0.0.1:{port}" in caplog.text
+
+
+def test_the_metrics_endpoint_serves_and_stops() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    stop = serve_metrics(port, "127.0.0.1")
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as reply:
+            assert b"frontier_rpc_duration_seconds" in reply.read()
+    finally:
+        stop()
+    with pytest.raises(OSError):
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5)
