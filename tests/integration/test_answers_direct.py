@@ -7,12 +7,11 @@ a reconnect both still hold."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-from pathlib import Path
 
 import nats
 import pytest
 
+from frontier.bench import publish as bench_publish
 from frontier.runtime.answers import Answers, _Settling, write_now
 from frontier.runtime.bus import Bus
 from frontier.runtime.errors import NATS_UNREACHABLE
@@ -89,17 +88,11 @@ def test_answers_settle_as_they_are_parsed_and_after_a_reconnect(jetstream_serve
 
 
 def test_the_publish_bench_publishes_every_batch_it_times(jetstream_server: Nats) -> None:
-    """bench/publish.py (a script that also runs against main's venv, so not under libs):
-    every publish it times is one batch in the stream, in order on each match's subject."""
-    spec = importlib.util.spec_from_file_location(
-        "publish_bench", Path(__file__).parents[2] / "bench" / "publish.py"
-    )
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    """``frontier bench publish``: every publish it times is one batch in the stream, in
+    order on each match's subject."""
 
     async def run() -> list[list[int]]:
-        wall_us, cpu_us = await bench._round(jetstream_server.url, 40, 4)
+        wall_us, cpu_us = await bench_publish.publish_round(jetstream_server.url, 40, 4)
         assert wall_us > 0 and cpu_us >= 0
         bus = await Bus.connect(jetstream_server.url, timeout_s=2.0)
         try:

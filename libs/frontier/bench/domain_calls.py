@@ -26,6 +26,7 @@ from typing import Any
 import grpc
 import uvloop
 
+from frontier.bench.baseline import Baseline
 from frontier.domain.call_service import DomainCallServicer, Method
 from frontier.domain.servicers import unary_servicer
 from frontier.engine.domains import Domain
@@ -126,7 +127,8 @@ async def _client(port: int, pid: int, streams: bool, calls: int, in_flight: int
 def measure(
     calls: int = 4000, in_flight: int = 20, reply_bytes: int = 1500
 ) -> list[dict[str, Any]]:
-    """Unary and stream, alternately, twice each, against one server process."""
+    """Unary and stream, alternately, twice each, against one server process; each
+    microsecond figure also in operations of the baseline workload timed between them."""
     port = free_port()
     server = subprocess.Popen(
         [
@@ -144,11 +146,14 @@ def measure(
         assert server.stdout is not None
         if server.stdout.readline().strip() != "ready":
             raise RuntimeError("the benchmark's map server did not start")
+        baseline = Baseline()
         results = []
         for streams in (False, True, False, True):
+            baseline.tick()
             with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
                 results.append(runner.run(_client(port, server.pid, streams, calls, in_flight)))
-        return results
+        baseline.tick()
+        return [{**r, **baseline.ratios(r), **baseline.as_json()} for r in results]
     finally:
         server.kill()
         server.wait(10)

@@ -1,4 +1,4 @@
-"""``bench/memory.py``: who holds the memory each match costs, process by process.
+"""``frontier bench memory``: who holds the memory each match costs, process by process.
 
 ``frontier bench stack`` reports resident memory per match; this says where it goes.  It
 starts a local stack with :mod:`frontier.runtime.memtrace` on (every Python service traces

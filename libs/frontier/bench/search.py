@@ -16,21 +16,22 @@ bot need other numbers, measured here in-process on one core per job:
   decisions offered a craft abroad at all (``rival_craft_options``; ``rival_only_options``
   when no item craft at home was legal).
 
-Run it with ``python bench/search_bot.py selfplay --matches 10`` (see ``--help``).
+Run it with ``frontier bench search selfplay --matches 10`` (see ``--help``).  The decision
+times also come in operations of the baseline workload timed in the same run
+(``decision_baseline_kops``, :mod:`frontier.bench.baseline`), the figure to compare
+between commits and machines.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import statistics
-import sys
 import time
 from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from frontier.bench.baseline import Baseline
 from frontier.bots import Bot, SearchBot, make_bot
 from frontier.engine import (
     Command,
@@ -164,29 +165,35 @@ def summarize(results: list[dict[str, Any]], iterations: int) -> dict[str, Any]:
     return out
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="bench/search_bot.py", description=__doc__)
-    parser.add_argument("mode", choices=("timing", "selfplay"))
-    parser.add_argument("--lineup", default=R2_DEFAULT_LINEUP)
-    parser.add_argument("--matches", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--iterations", type=int, default=200)
-    parser.add_argument("--rival", default="greedy")
-    parser.add_argument("--jobs", type=int, default=1)
-    args = parser.parse_args(argv)
-    if args.matches < 1 or args.iterations < 1 or args.jobs < 1:
-        parser.error("--matches, --iterations and --jobs must be at least 1")
-    if args.mode == "selfplay":
-        tasks = [
-            (args.lineup, args.seed + i, args.iterations, args.rival, "both")
-            for i in range(args.matches)
-        ]
-    else:  # each seed twice, the search bot on each team
-        tasks = [
-            (args.lineup, args.seed + i // 2, args.iterations, args.rival, "AB"[i % 2])
-            for i in range(args.matches)
-        ]
-    summary = summarize(_run(args.jobs, tasks), args.iterations)
-    json.dump(summary, sys.stdout, indent=2)
-    sys.stdout.write("\n")
-    return 0
+MODES = ("timing", "selfplay")
+
+
+def run(
+    mode: str,
+    lineup: str = R2_DEFAULT_LINEUP,
+    matches: int = 10,
+    seed: int = 0,
+    iterations: int = 200,
+    rival: str = "greedy",
+    jobs: int = 1,
+) -> dict[str, Any]:
+    """Play the matches of ``mode`` (``timing``: each seed twice, the search bot on each team
+    against ``rival``; ``selfplay``: the search bot on every seat) and summarize them."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    if matches < 1 or iterations < 1 or jobs < 1:
+        raise ValueError("--matches, --iterations and --jobs must be at least 1")
+    if mode == "selfplay":
+        tasks = [(lineup, seed + i, iterations, rival, "both") for i in range(matches)]
+    else:
+        tasks = [(lineup, seed + i // 2, iterations, rival, "AB"[i % 2]) for i in range(matches)]
+    baseline = Baseline()
+    baseline.tick()
+    summary = summarize(_run(jobs, tasks), iterations)
+    baseline.tick()
+    if "decision_ms" in summary:
+        kops_per_ms = baseline.ops_per_us  # ops per µs = thousands of ops per ms
+        summary["decision_baseline_kops"] = {
+            k: round(ms * kops_per_ms, 1) for k, ms in summary["decision_ms"].items()
+        }
+    return {**summary, **baseline.as_json()}

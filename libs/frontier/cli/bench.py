@@ -1,8 +1,13 @@
-"""``frontier bench engine`` and ``frontier bench stack``: the benchmarks' command line.
+"""``frontier bench ...``: the benchmarks' command line.
 
     frontier bench engine [--matches N] [--lineup ...] [--seed N] [--json]
     frontier bench stack [--matches N] [--think-ms T] [--orchestrators N] [--sync S]
                          [--commands-per-match K] [--client-loop L] [--json]
+    frontier bench wire [--matches N] [--repeat R] [--lineup L] [--json]
+    frontier bench publish [--publishes N] [--in-flight K] [--repeat R] [--json]
+    frontier bench domain-calls [--calls N] [--in-flight K] [--reply-bytes B] [--json]
+    frontier bench memory [--matches N] [--lineup L] [--max-commands K] [--json]
+    frontier bench search timing|selfplay [--matches N] [--iterations I] [--rival BOT] ...
 
 The measuring itself lives in :mod:`frontier.bench`; this module only turns flags into a run
 and a run into text or one JSON object.
@@ -15,9 +20,15 @@ import json
 from dataclasses import asdict
 from typing import Any
 
+from frontier.bench import domain_calls as bench_domain_calls
 from frontier.bench import engine as bench_engine
+from frontier.bench import memory as bench_memory
+from frontier.bench import publish as bench_publish
+from frontier.bench import search as bench_search
 from frontier.bench import stack as bench_stack
-from frontier.cli.usage import EXIT_OK, positive_int
+from frontier.bench import wire as bench_wire
+from frontier.cli.usage import EXIT_OK, UsageError, positive_int
+from frontier.engine.lineup import R2_DEFAULT_LINEUP
 
 
 def add_bench_commands(commands: Any) -> None:
@@ -64,6 +75,50 @@ def add_bench_commands(commands: Any) -> None:
     )
     stack.add_argument("--json", action="store_true", help="print one JSON object")
     stack.set_defaults(run=_bench_stack)
+    _add_component_benches(targets)
+
+
+def _add_component_benches(targets: Any) -> None:
+    """The benchmarks of one part of the path a command takes, each in isolation."""
+    wire = targets.add_parser("wire", help="per-batch fold, conversion and clone, in-process")
+    wire.add_argument("--matches", type=positive_int, default=4, help="matches played (4)")
+    wire.add_argument("--repeat", type=positive_int, default=5, help="timing repeats (5)")
+    wire.add_argument("--lineup", default=None, help="lineup (default: the default lineup)")
+    wire.add_argument("--json", action="store_true", help="print one JSON object")
+    wire.set_defaults(run=_bench_wire)
+
+    publish = targets.add_parser("publish", help="one batch's JetStream publish-ack, in-process")
+    publish.add_argument("--publishes", type=positive_int, default=2000, help="per round (2000)")
+    publish.add_argument("--in-flight", type=positive_int, default=1, help="at a time (1)")
+    publish.add_argument("--repeat", type=positive_int, default=5, help="rounds, median (5)")
+    publish.add_argument("--json", action="store_true", help="print one JSON object")
+    publish.set_defaults(run=_bench_publish)
+
+    calls = targets.add_parser("domain-calls", help="CPU per orchestrator -> domain call")
+    calls.add_argument("--calls", type=positive_int, default=4000, help="calls per run (4000)")
+    calls.add_argument("--in-flight", type=positive_int, default=20, help="at a time (20)")
+    calls.add_argument("--reply-bytes", type=int, default=1500, help="reply payload (1500)")
+    calls.add_argument("--json", action="store_true", help="print one JSON array")
+    calls.set_defaults(run=_bench_domain_calls)
+
+    memory = targets.add_parser("memory", help="bytes per match, by process and allocating line")
+    memory.add_argument("--matches", type=positive_int, default=40, help="per phase (40)")
+    memory.add_argument("--lineup", default="A=marquise;B=marquise", help="lineup")
+    memory.add_argument(
+        "--max-commands", type=int, default=0, help="stop each match after K commands (0: play out)"
+    )
+    memory.add_argument("--json", action="store_true", help="print one JSON object")
+    memory.set_defaults(run=_bench_memory)
+
+    search = targets.add_parser("search", help="the search bot's think time, or self-play")
+    search.add_argument("mode", choices=bench_search.MODES)
+    search.add_argument("--lineup", default=R2_DEFAULT_LINEUP, help="lineup")
+    search.add_argument("--matches", type=positive_int, default=10, help="matches (10)")
+    search.add_argument("--seed", type=int, default=0, help="seed of the first match (0)")
+    search.add_argument("--iterations", type=positive_int, default=200, help="budget (200)")
+    search.add_argument("--rival", default="greedy", help="the other team's bot (greedy)")
+    search.add_argument("--jobs", type=positive_int, default=1, help="processes (1)")
+    search.set_defaults(run=_bench_search)
 
 
 def _bench_engine(args: argparse.Namespace) -> int:
@@ -94,4 +149,55 @@ def _bench_stack(args: argparse.Namespace) -> int:
     else:
         for key, value in asdict(result).items():
             print(f"{key:<20} {value}")
+    return EXIT_OK
+
+
+def _print(result: dict[str, Any], as_json: bool) -> int:
+    if as_json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key:<36} {value}")
+    return EXIT_OK
+
+
+def _bench_wire(args: argparse.Namespace) -> int:
+    return _print(bench_wire.measure(args.matches, args.repeat, args.lineup), args.json)
+
+
+def _bench_publish(args: argparse.Namespace) -> int:
+    if args.in_flight > args.publishes:
+        raise UsageError("--in-flight must not exceed --publishes")
+    return _print(bench_publish.measure(args.publishes, args.in_flight, args.repeat), args.json)
+
+
+def _bench_domain_calls(args: argparse.Namespace) -> int:
+    if args.in_flight > args.calls:
+        raise UsageError("--in-flight must not exceed --calls")
+    results = bench_domain_calls.measure(args.calls, args.in_flight, args.reply_bytes)
+    if args.json:
+        print(json.dumps(results))
+    else:
+        for result in results:
+            print(", ".join(f"{key} {value}" for key, value in result.items()))
+    return EXIT_OK
+
+
+def _bench_memory(args: argparse.Namespace) -> int:
+    report = bench_memory.run(args.matches, args.lineup, max_commands=args.max_commands)
+    print(json.dumps(asdict(report)) if args.json else bench_memory.text(report))
+    return EXIT_OK
+
+
+def _bench_search(args: argparse.Namespace) -> int:
+    summary = bench_search.run(
+        args.mode,
+        lineup=args.lineup,
+        matches=args.matches,
+        seed=args.seed,
+        iterations=args.iterations,
+        rival=args.rival,
+        jobs=args.jobs,
+    )
+    print(json.dumps(summary, indent=2))
     return EXIT_OK

@@ -5,6 +5,7 @@
     frontier replay FILE
     frontier bench engine [--matches N] [--lineup ...] [--seed N] [--json]
     frontier bench stack [--matches N] [--think-ms T] [--json]
+    frontier bench wire|publish|domain-calls|memory|search ...
     frontier stack up|play ...
     frontier bot --url HOST:PORT --match ID --seat A1 --token T [--kind random|greedy]
     frontier tournament [--matches N] [--lineup L ...] [--bots greedy,random] [--json]

@@ -2,7 +2,7 @@
 
 Every event is in the JetStream stream.  The orchestrator used to keep a match's whole
 history in memory as well, for watchers and idempotent replies: the larger part of the
-~360 KB a finished match held there (bench/memory.py).  Readers nearly always want the
+~360 KB a finished match held there (``frontier bench memory``).  Readers nearly always want the
 newest events (a watcher following the match, the retry of a command just sent), so only
 the last :data:`KEEP_EVENTS` events, and the decision records of their batches, stay; an
 older one is read back from the stream when asked for (:mod:`.history`), without being kept.

@@ -4,7 +4,7 @@ Resident memory per match (``frontier bench stack``) says how much, not who hold
 ``FRONTIER_TRACEMALLOC=<dir>`` a service starts :mod:`tracemalloc` when it starts and writes a
 snapshot to ``<dir>/<name>-<pid>-<n>.snap`` on each SIGUSR2; two snapshots taken with N and
 2N matches hosted, diffed by :func:`grown`, give the bytes per match by allocating line
-(``bench/memory.py`` does exactly that).  Tracing slows every allocation several times and
+(``frontier bench memory`` does exactly that).  Tracing slows every allocation several times and
 keeps a traceback per block, so it is for measuring, never for production: without the
 variable nothing here runs.
 """

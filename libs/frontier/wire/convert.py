@@ -170,7 +170,7 @@ class _Codec(Generic[_R, _M]):
     a function generated once from the field plan (as ``dataclasses`` generates
     ``__init__``): one attribute read per field, a dict lookup per enum, the record built
     positionally, no loop, no ``getattr`` and no keyword dict (an event from protobuf ~3x,
-    to protobuf ~2x cheaper than walking the plan per record: ``bench/wire.py``).  Anything
+    to protobuf ~2x cheaper than walking the plan per record: ``frontier bench wire``).  Anything
     off the fast path -- another class, an enum number or member the maps do not hold, a
     value protobuf refuses -- goes to the plan-walking :meth:`checked_to_proto` /
     :meth:`checked_from_proto`, which convert it the same way or raise :class:`WireError`

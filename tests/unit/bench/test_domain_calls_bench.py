@@ -1,4 +1,4 @@
-"""bench/domain_calls.py: both ways of calling are measured, each over every call asked for."""
+"""``frontier bench domain-calls``: both ways of calling are measured, over every call asked."""
 
 from __future__ import annotations
 
@@ -11,3 +11,5 @@ def test_the_benchmark_measures_unary_and_stream_calls_alternately() -> None:
     for result in results:
         assert result["calls"] == 60 and result["in_flight"] == 3
         assert result["server_us_per_call"] >= 0 and result["client_us_per_call"] > 0
+        assert result["baseline_ops_per_us"] > 0
+        assert result["client_baseline_ops_per_call"] > 0

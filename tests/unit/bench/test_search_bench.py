@@ -1,4 +1,4 @@
-"""The search bot's measurements (``bench/search_bot.py``): one cheap match of each mode."""
+"""The search bot's measurements (``frontier bench search``): one cheap match of each mode."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import json
 import pytest
 
 from frontier.bench import search as search_bench
+from frontier.cli.main import main
 from frontier.engine import Command, CommandKind, Event, EventKind, Seat
 from frontier.engine.cards import catalog
 
@@ -27,19 +28,19 @@ def test_timing_and_selfplay_report_what_they_measured(capsys: pytest.CaptureFix
     assert summary["crafts"] == {
         k: versus["crafts"][k] + selfplay["crafts"][k] for k in search_bench.CRAFT_KEYS
     }
-    assert (
-        search_bench.main(["selfplay", "--lineup", MIRROR, "--matches", "1", "--iterations", "1"])
-        == 0
-    )
+    argv = ["bench", "search", "selfplay", "--lineup", MIRROR, "--matches", "1"]
+    assert main([*argv, "--iterations", "1"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["matches"] == 1 and printed["iterations"] == 1
+    assert printed["baseline_ops_per_us"] > 0
+    assert set(printed["decision_baseline_kops"]) == set(printed["decision_ms"])
 
 
-def test_bad_arguments_are_refused() -> None:
-    with pytest.raises(SystemExit):
-        search_bench.main(["timing", "--matches", "0"])
-    with pytest.raises(SystemExit):
-        search_bench.main(["nonsense"])
+def test_bad_arguments_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "search", "timing", "--matches", "0"]) == 2
+    assert main(["bench", "search", "nonsense"]) == 2
+    with pytest.raises(ValueError, match="mode"):
+        search_bench.run("nonsense")
 
 
 def test_craft_tally_tells_home_crafts_from_contraband_and_its_fate() -> None:
