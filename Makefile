@@ -26,12 +26,13 @@ WEB_BUNDLE  := libs/frontier/web/static/app.js
 
 PYTEST_ARGS ?=
 
-.PHONY: help venv proto proto-baseline node-bot web run test lint bench constraints clean \
+.PHONY: help venv proto proto-baseline node-bot web run test test-unit test-integration lint bench \
+	constraints clean \
 	images image-base image-nats image-frontier docker-check
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | \
-		awk 'BEGIN {FS = ":.*## "}; {printf "  %-12s %s\n", $$1, $$2}'
+		awk 'BEGIN {FS = ":.*## "}; {printf "  %-16s %s\n", $$1, $$2}'
 
 venv: $(VENV_STAMP) ## Create .venv and install the project (+dev extras) pinned by constraints.txt
 
@@ -105,12 +106,24 @@ run: venv proto web ## Start NATS + all services and the web gateway, play one b
 	@mkdir -p var
 	$(BIN)/frontier stack play --replay var/last-match.replay.json $(if $(filter-out 0,$(KEEP_UP)),--keep-up)
 
-test: venv proto node-bot web ## Run the test suite (extra args: make test PYTEST_ARGS='-k wire')
+# The two layers of the suite: together they are `make test`.  The unit layer starts no process
+# (the engine, the bots, one module at a time, plus the goldens and the property tests); the
+# integration layer starts servers, NATS, node, a browser or containers.
+UNIT_TESTS        := tests/unit tests/golden tests/property
+INTEGRATION_TESTS := tests/integration tests/web tests/cli tests/browser tests/docker
+
+test: venv proto node-bot web ## Run the whole test suite (extra args: make test PYTEST_ARGS='-k wire')
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+test-unit: venv proto ## Run the fast tests that start no process: tests/unit, golden, property
+	$(PY) -m pytest $(UNIT_TESTS) $(PYTEST_ARGS)
+
+test-integration: venv proto node-bot web ## Run the tests that start processes: servers, NATS, browser, Docker
+	$(PY) -m pytest $(INTEGRATION_TESTS) $(PYTEST_ARGS)
+
 lint: venv proto ## ruff (check + format), mypy --strict, import-linter (the layers), buf lint + breaking
-	$(BIN)/ruff check libs services tests bench setup.py
-	$(BIN)/ruff format --check libs services tests bench setup.py
+	$(BIN)/ruff check libs services tests setup.py
+	$(BIN)/ruff format --check libs services tests setup.py
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	cd $(PROTO_ROOT) && $(abspath $(BIN))/buf lint
