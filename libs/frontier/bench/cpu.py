@@ -51,9 +51,6 @@ class Sample:
         """CPU ms each process used between ``before`` and this sample."""
         return {name: self.cpu[name] - before.cpu.get(name, 0.0) for name in self.cpu}
 
-    def rss_total(self) -> int:
-        return sum(self.rss.values())
-
 
 def per_unit(used: Mapping[str, float], units: float) -> dict[str, float]:
     """``used`` divided by ``units`` (commands, match-seconds), rounded for a report."""

@@ -44,7 +44,6 @@ class ClearingInfo:
 class Board:
     clearings: dict[str, ClearingInfo]
     adjacent: dict[str, tuple[str, ...]]
-    bridge_pairs: frozenset[frozenset[str]]
     forests: dict[str, tuple[str, ...]]
     forest_adjacent: dict[str, tuple[str, ...]]
     clearing_forests: dict[str, tuple[str, ...]]
@@ -135,7 +134,6 @@ def board() -> Board:
     return Board(
         clearings=clearings,
         adjacent=adjacency,
-        bridge_pairs=frozenset(frozenset(p) for p in BRIDGES),
         forests=forests,
         forest_adjacent={f: tuple(sorted(set(v))) for f, v in forest_adj.items()},
         clearing_forests={c: tuple(sorted(v)) for c, v in clearing_forests.items()},

@@ -183,28 +183,6 @@ def _reason(state: State, cmd: Command, legal: list[Command]) -> str:
     return "the arguments do not match any legal option (see legal_commands)"
 
 
-def decide_command(state: State, cmd: Command) -> list[Event]:
-    """The owning domain's events for ``cmd`` alone (pure; see :func:`apply_command`)."""
-    check(state, cmd)
-    ctx = Ctx(state.clone())
-    apply_command(ctx, cmd)
-    return ctx.events
-
-
-def decide_advance(state: State) -> list[Event]:
-    """The turn-order domain's events after a command (pure; see :func:`advance`)."""
-    ctx = Ctx(state.clone())
-    advance(ctx)
-    return ctx.events
-
-
-def decide_finish(state: State) -> list[Event]:
-    """The scoring domain's events after a command (pure; see :func:`finish`)."""
-    ctx = Ctx(state.clone())
-    finish(ctx)
-    return ctx.events
-
-
 def decide(state: State, cmd: Command) -> list[Event]:
     """Validate ``cmd`` against ``state`` and return the events it causes (state untouched)."""
     check(state, cmd)

@@ -138,7 +138,3 @@ def owner(state: State, cmd: Command) -> Domain:
         kind = state.decisions[0].kind if state.decisions else ""
         return _DECISION_OWNER.get(kind, Domain.TURN_ORDER)
     return OWNER[cmd.kind.value]
-
-
-def kinds_of(domain: Domain) -> frozenset[str]:
-    return _BY_KIND[domain]

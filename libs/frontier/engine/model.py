@@ -108,14 +108,6 @@ class Item(StrEnum):
     TORCH = "torch"
 
 
-class Phase(StrEnum):
-    SETUP = "setup"
-    BIRDSONG = "birdsong"
-    DAYLIGHT = "daylight"
-    EVENING = "evening"
-    OVER = "over"
-
-
 class CommandKind(StrEnum):
     """Everything a seat can ask for.  Values are stable: they appear in replays and ids."""
 

@@ -44,15 +44,6 @@ def has_any_piece(state: State, clearing: str, seat: Seat) -> bool:
     return False
 
 
-def buildings_in(state: State, clearing: str) -> int:
-    total = 0
-    for kinds in state.pieces[clearing].values():
-        for kind, n in kinds.items():
-            if kind in BUILDINGS:
-                total += n
-    return total
-
-
 def open_slots(state: State, clearing: str) -> int:
     """Free slots = slots - buildings - (1 while a ruin still stands there)."""
     free = board().clearings[clearing].slots
@@ -63,17 +54,6 @@ def open_slots(state: State, clearing: str) -> int:
             if kind in BUILDINGS:
                 free -= n
     return free
-
-
-def team_strength(state: State, clearing: str, team: Team) -> int:
-    total = 0
-    for seat, kinds in state.pieces[clearing].items():
-        if seat.team is not team:
-            continue
-        for kind, n in kinds.items():
-            if kind == WARRIOR or kind in BUILDINGS:
-                total += n
-    return total
 
 
 def ruler(state: State, clearing: str) -> Team | None:

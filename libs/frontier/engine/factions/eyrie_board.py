@@ -13,7 +13,7 @@ from typing import Any
 
 from ..cards import card
 from ..errors import CorruptEvent
-from ..model import CommandKind, Event, EventKind, Seat, Suit
+from ..model import Event, EventKind, Seat, Suit
 from ..pieces import (
     ROOST,
 )
@@ -55,15 +55,6 @@ ADDED = "decree_added"
 ADDED_BIRD = "decree_added_bird"
 LEADER_DECISION = "eyrie_leader"
 DESPOT_EFFECT = "despot"
-
-# the Decree command kind of each column
-COLUMN_KIND: dict[str, CommandKind] = {
-    RECRUIT: CommandKind.DECREE_RECRUIT,
-    MOVE: CommandKind.DECREE_MOVE,
-    BATTLE: CommandKind.DECREE_BATTLE,
-    BUILD: CommandKind.DECREE_BUILD,
-}
-
 
 # ----- faction state -----------------------------------------------------------------------
 
