@@ -15,8 +15,8 @@ from starlette.testclient import TestClient
 
 from frontier.runtime.errors import details_metadata
 from frontier.v1 import match_pb2, types_pb2
-from frontier.web.api import HOST_HEADER, TOKEN_HEADER, filled_seats
 from frontier.web.app import create_app
+from frontier.web.inputs import HOST_HEADER, TOKEN_HEADER, filled_seats
 from frontier.web.settings import WebSettings
 
 SECRET = "tok-0123456789abcdef"

@@ -51,7 +51,7 @@ from typing import Any
 import uvloop
 
 from frontier.bench.cpu import Sample, per_unit
-from frontier.bench.floor import cpu_floor, hot_floor, paced_floor
+from frontier.bench.floor import FloorCpu, cpu_floor, hot_floor, paced_floor
 from frontier.bench.nats_traffic import Traffic
 from frontier.ops.stack import DOMAINS, Stack, StackConfig, free_port
 from frontier.play.load import MatchRun, create_idle, play_many
@@ -128,6 +128,23 @@ def server_pids(stack: Stack) -> dict[str, int]:
     return {n: stack.procs[n].pid for n in names}
 
 
+@dataclass
+class _Phase:
+    """What the play phase measured, before it is divided into a report."""
+
+    hot: float  # ms, the hot floor
+    floor_cpu: FloorCpu
+    runs: list[MatchRun]
+    paced: list[float]  # ms, the floors probed alongside the matches
+    lags: list[float]  # ms, the players' loop lag
+    seconds: float
+    client_ms: float  # the players' CPU
+    before: Sample
+    after: Sample
+    traffic: dict[str, Any]  # nats-server's counters per command over the phase
+    idle: float  # ms of server CPU per idle match-second
+
+
 def run(
     matches: int,
     lineup: str,
@@ -146,42 +163,80 @@ def run(
     config = StackConfig.ephemeral(
         workdir, orchestrators=orchestrators, sync=sync, extra_env=room, monitor_port=free_port()
     )
-    monitor = f"http://{config.host}:{config.monitor_port}"
+    seeds = list(range(seed, seed + matches))
     with Stack(config) as stack:
-        pids = server_pids(stack)
-        hot = asyncio.run(hot_floor(config))
-        floor_cpu = asyncio.run(cpu_floor(config, pids, matches, think_ms / 1000, lineup, seed))
-        before, traffic_before = Sample.take(pids), Traffic.take(monitor)
-        client_before = time.process_time()
-        started = time.perf_counter()
-        # the players' collector tuned as the services' (after the floor's CPU phase, so
-        # that floor_cpu_ms_per_command is measured as before)
-        with (
-            tuned_collector(CLIENT_GC_YOUNG_THRESHOLD),
-            asyncio.Runner(loop_factory=CLIENT_LOOPS[client_loop]) as runner,
-        ):
-            runs, paced, lags = runner.run(
-                _play(
-                    config,
-                    list(range(seed, seed + matches)),
-                    lineup,
-                    think_ms / 1000,
-                    commands_per_match,
-                )
-            )
-        seconds = time.perf_counter() - started
-        client_ms = (time.process_time() - client_before) * 1000
-        after, traffic_after = Sample.take(pids), Traffic.take(monitor)
-        idle = asyncio.run(_idle_cost(config, pids, IDLE_MATCHES, lineup))
-    floor = statistics.median(paced) if paced else hot
+        phase = _measure(stack, seeds, lineup, think_ms, commands_per_match, client_loop)
+    return _report(
+        phase, matches, think_ms, orchestrators, lineup, sync, commands_per_match, client_loop
+    )
+
+
+def _measure(
+    stack: Stack,
+    seeds: list[int],
+    lineup: str,
+    think_ms: float,
+    commands_per_match: int,
+    client_loop: str,
+) -> _Phase:
+    """The floors, then the matches with every process's CPU and memory around them, then
+    the idle matches' cost."""
+    config = stack.config
+    monitor = f"http://{config.host}:{config.monitor_port}"
+    pids = server_pids(stack)
+    hot = asyncio.run(hot_floor(config))
+    floor_cpu = asyncio.run(cpu_floor(config, pids, len(seeds), think_ms / 1000, lineup, seeds[0]))
+    before, traffic_before = Sample.take(pids), Traffic.take(monitor)
+    client_before = time.process_time()
+    started = time.perf_counter()
+    # the players' collector tuned as the services' (after the floor's CPU phase, so
+    # that floor_cpu_ms_per_command is measured as before)
+    with (
+        tuned_collector(CLIENT_GC_YOUNG_THRESHOLD),
+        asyncio.Runner(loop_factory=CLIENT_LOOPS[client_loop]) as runner,
+    ):
+        runs, paced, lags = runner.run(
+            _play(config, seeds, lineup, think_ms / 1000, commands_per_match)
+        )
+    seconds = time.perf_counter() - started
+    client_ms = (time.process_time() - client_before) * 1000
+    after, traffic_after = Sample.take(pids), Traffic.take(monitor)
+    commands = sum(r.commands for r in runs)
+    return _Phase(
+        hot=hot,
+        floor_cpu=floor_cpu,
+        runs=runs,
+        paced=paced,
+        lags=lags,
+        seconds=seconds,
+        client_ms=client_ms,
+        before=before,
+        after=after,
+        traffic=traffic_after.per_unit_since(traffic_before, commands),
+        idle=asyncio.run(_idle_cost(config, pids, IDLE_MATCHES, lineup)),
+    )
+
+
+def _report(
+    phase: _Phase,
+    matches: int,
+    think_ms: float,
+    orchestrators: int,
+    lineup: str,
+    sync: str,
+    commands_per_match: int,
+    client_loop: str,
+) -> StackBench:
+    """The phase's figures per command, per match and against the floors."""
+    hot, floor_cpu, runs = phase.hot, phase.floor_cpu, phase.runs
+    floor = statistics.median(phase.paced) if phase.paced else hot
     latencies = [ms for r in runs for ms in r.latencies_ms]
     commands = sum(r.commands for r in runs)
     p50 = percentile(latencies, 0.5)
-    used = after.cpu_since(before)
-    by_process = per_unit(used, commands)
+    used = phase.after.cpu_since(phase.before)
     server_cpu = sum(used.values()) / max(commands, 1)
     # signed: a process that shrank says so, and the processes add up to the total
-    grown = {n: after.rss[n] - before.rss[n] for n in after.rss}
+    grown = {n: phase.after.rss[n] - phase.before.rss[n] for n in phase.after.rss}
     return StackBench(
         matches=matches,
         think_ms=think_ms,
@@ -189,8 +244,8 @@ def run(
         lineup=lineup,
         sync=sync,
         commands=commands,
-        seconds=round(seconds, 3),
-        commands_per_s=round(commands / seconds, 1),
+        seconds=round(phase.seconds, 3),
+        commands_per_s=round(commands / phase.seconds, 1),
         p50_ms=round(p50, 3),
         p99_ms=round(percentile(latencies, 0.99), 3),
         floor_p50_ms=round(floor, 3),
@@ -200,15 +255,15 @@ def run(
         retries=sum(r.retries for r in runs),
         commands_per_match=commands_per_match,
         client_loop=client_loop,
-        client_loop_lag_ms=lag_summary(lags),
+        client_loop_lag_ms=lag_summary(phase.lags),
         memory_per_match_kb=round(sum(grown.values()) / matches, 1),
         server_cpu_ms_per_command=round(server_cpu, 4),
         floor_cpu_ms_per_command=round(floor_cpu.total_ms, 4),
         cpu_ratio=round(server_cpu / floor_cpu.total_ms, 2) if floor_cpu.total_ms else 0.0,
-        idle_cpu_ms_per_match_s=round(idle, 4),
-        client_cpu_ms_per_command=round(client_ms / max(commands, 1), 4),
+        idle_cpu_ms_per_match_s=round(phase.idle, 4),
+        client_cpu_ms_per_command=round(phase.client_ms / max(commands, 1), 4),
         load_1m=round(os.getloadavg()[0], 2),
-        server_cpu_ms_per_command_by_process=by_process,
+        server_cpu_ms_per_command_by_process=per_unit(used, commands),
         floor_cpu_ms_by_part={
             "servers": round(floor_cpu.servers_ms, 4),
             "caller": round(floor_cpu.caller_ms, 4),
@@ -216,7 +271,7 @@ def run(
         },
         memory_per_match_kb_by_process={n: round(kb / matches, 1) for n, kb in grown.items()},
         memory_of=memory_of(runs),
-        nats_per_command=traffic_after.per_unit_since(traffic_before, commands),
+        nats_per_command=phase.traffic,
     )
 
 

@@ -15,7 +15,7 @@ from .decide import to_act
 from .model import Event, EventKind, Seat
 from .pieces import open_slots, rulers
 from .registry import rules_for
-from .state import Decision, DroppedItem, State
+from .state import Battle, Decision, DroppedItem, State
 from .vagabond_state import pawns_in
 
 SPECTATOR = "spectator"
@@ -41,56 +41,6 @@ def _faction_state(state: State, seat: Seat) -> dict[str, Any]:
 
 def view(state: State, viewer: Seat | None) -> dict[str, Any]:
     """A JSON-ready picture of the match as ``viewer`` may see it."""
-    decision = state.decisions[0] if state.decisions else None
-    battle = state.battle
-    seats = []
-    for seat in state.order:
-        st = state.seats[seat]
-        seats.append(
-            {
-                "seat": seat.value,
-                "faction": st.faction.value,
-                "character": st.character.value if st.character else "",
-                "hand_count": len(st.hand),
-                "play_area": list(st.play_area),
-                "crafted_items": [i.value for i in st.crafted_items],
-                "vp": st.vp,
-                "supply": dict(sorted(st.supply.items())),
-                "faction_state": _faction_state(state, seat),
-            }
-        )
-    # A faction's secret data (the Alliance's supporters) is its own seat's only: R4's
-    # team_hands_visible shows teammates' hands and nothing more.
-    own = state.seats[viewer].extra if viewer is not None else None
-    private = {viewer.value: own.private_view()} if viewer is not None and own else {}
-    hands = {
-        seat.value: sorted(state.seats[seat].hand)
-        for seat in state.order
-        if can_see_hand(state, viewer, seat)
-    }
-    known = {}
-    if viewer is not None:
-        known = {s.value: list(cards) for s, cards in state.known_hands.get(viewer, {}).items()}
-    clearings = []
-    b = board()
-    rulers_now = rulers(state)
-    for cid, per_seat in state.pieces.items():
-        clearings.append(
-            {
-                "id": cid,
-                "suit": state.suits[cid],
-                "ruin_items": len(state.ruins.get(cid, ())),
-                "ruin_explored": b.clearings[cid].ruin and not state.ruins.get(cid),
-                "ruler": ruled.value if (ruled := rulers_now[cid]) else "",
-                "open_slots": open_slots(state, cid),
-                "pawns": [s.value for s in pawns_in(state, cid)],  # Vagabonds (not pieces)
-                "pieces": {
-                    s.value: {k: n for k, n in sorted(kinds.items()) if n}
-                    for s, kinds in per_seat.items()
-                    if any(kinds.values())
-                },
-            }
-        )
     return {
         "viewer": viewer.value if viewer else SPECTATOR,
         "round": state.round,
@@ -98,17 +48,7 @@ def view(state: State, viewer: Seat | None) -> dict[str, Any]:
         "phase": state.phase,
         "turn_seat": state.turn_seat.value if state.turn_seat else "",
         "to_act": actor.value if (actor := to_act(state)) else "",
-        "decision": (
-            {
-                "seat": decision.seat.value,
-                "kind": decision.kind,
-                "clearing": decision.clearing,
-                "target": decision.target,
-                "count": decision.count,
-            }
-            if decision
-            else None
-        ),
+        "decision": _first_decision(state.decisions[0]) if state.decisions else None,
         "actions": state.actions,
         # Public facts the rules read, so that a seat's view plus a guess at the hidden
         # parts rebuilds a state the engine can play on (the search bot's determinization):
@@ -127,37 +67,20 @@ def view(state: State, viewer: Seat | None) -> dict[str, Any]:
             "max_rounds": state.options.max_rounds,
             "winning_score": state.options.winning_score,
         },
-        "battle": (
-            {
-                "attacker": battle.attacker.value,
-                "defender": battle.defender.value,
-                "clearing": battle.clearing,
-                "stage": battle.stage,
-                "dice": list(battle.dice),
-                "ambush": battle.ambush,
-                "looting": battle.looting,
-                # the rest of the battle's public record, so a bot can rebuild the state
-                "hits_to_defender": battle.hits_to_defender,
-                "hits_to_attacker": battle.hits_to_attacker,
-                "extra_to_defender": battle.extra_to_defender,
-                "extra_to_attacker": battle.extra_to_attacker,
-                "ignore_rolled_by_attacker": battle.ignore_rolled_by_attacker,
-                "ignore_rolled_by_defender": battle.ignore_rolled_by_defender,
-                "effects_used": list(battle.effects_used),
-                "removed_warriors": [[s, n] for s, n in battle.removed_warriors],
-            }
-            if battle
-            else None
-        ),
+        "battle": _battle(state.battle) if state.battle else None,
         "scores": {t.value: n for t, n in state.scores.items()},
         "winner": state.winner,
         "end_reason": state.end_reason,
         "version": state.version,
-        "seats": seats,
-        "hands": hands,
-        "private": private,
-        "known_hands": known,
-        "clearings": clearings,
+        "seats": [_seat(state, seat) for seat in state.order],
+        "hands": {
+            seat.value: sorted(state.seats[seat].hand)
+            for seat in state.order
+            if can_see_hand(state, viewer, seat)
+        },
+        "private": _private(state, viewer),
+        "known_hands": _known_hands(state, viewer),
+        "clearings": _clearings(state),
         "deck_count": len(state.deck),
         "quests": list(state.quests),  # face up, shared by the Vagabonds; the deck is hidden
         "quest_deck_count": len(state.quest_deck),
@@ -177,6 +100,89 @@ def view(state: State, viewer: Seat | None) -> dict[str, Any]:
         # the items still lying in ruins, all ruins together: every item taken out of a ruin
         # is shown, so this is public; which ruin holds which stays hidden (counts above)
         "ruin_pool": sorted(i.value for items in state.ruins.values() for i in items),
+    }
+
+
+def _seat(state: State, seat: Seat) -> dict[str, Any]:
+    """A seat's public board: everything but its hand's cards."""
+    st = state.seats[seat]
+    return {
+        "seat": seat.value,
+        "faction": st.faction.value,
+        "character": st.character.value if st.character else "",
+        "hand_count": len(st.hand),
+        "play_area": list(st.play_area),
+        "crafted_items": [i.value for i in st.crafted_items],
+        "vp": st.vp,
+        "supply": dict(sorted(st.supply.items())),
+        "faction_state": _faction_state(state, seat),
+    }
+
+
+def _private(state: State, viewer: Seat | None) -> dict[str, Any]:
+    """A faction's secret data (the Alliance's supporters) is its own seat's only: R4's
+    team_hands_visible shows teammates' hands and nothing more."""
+    own = state.seats[viewer].extra if viewer is not None else None
+    return {viewer.value: own.private_view()} if viewer is not None and own else {}
+
+
+def _known_hands(state: State, viewer: Seat | None) -> dict[str, list[str]]:
+    """What the viewer learnt of other hands through a card (Codebreakers, R33)."""
+    if viewer is None:
+        return {}
+    return {s.value: list(cards) for s, cards in state.known_hands.get(viewer, {}).items()}
+
+
+def _clearings(state: State) -> list[dict[str, Any]]:
+    b = board()
+    rulers_now = rulers(state)
+    return [
+        {
+            "id": cid,
+            "suit": state.suits[cid],
+            "ruin_items": len(state.ruins.get(cid, ())),
+            "ruin_explored": b.clearings[cid].ruin and not state.ruins.get(cid),
+            "ruler": ruled.value if (ruled := rulers_now[cid]) else "",
+            "open_slots": open_slots(state, cid),
+            "pawns": [s.value for s in pawns_in(state, cid)],  # Vagabonds (not pieces)
+            "pieces": {
+                s.value: {k: n for k, n in sorted(kinds.items()) if n}
+                for s, kinds in per_seat.items()
+                if any(kinds.values())
+            },
+        }
+        for cid, per_seat in state.pieces.items()
+    ]
+
+
+def _first_decision(d: Decision) -> dict[str, Any]:
+    return {
+        "seat": d.seat.value,
+        "kind": d.kind,
+        "clearing": d.clearing,
+        "target": d.target,
+        "count": d.count,
+    }
+
+
+def _battle(battle: Battle) -> dict[str, Any]:
+    return {
+        "attacker": battle.attacker.value,
+        "defender": battle.defender.value,
+        "clearing": battle.clearing,
+        "stage": battle.stage,
+        "dice": list(battle.dice),
+        "ambush": battle.ambush,
+        "looting": battle.looting,
+        # the rest of the battle's public record, so a bot can rebuild the state
+        "hits_to_defender": battle.hits_to_defender,
+        "hits_to_attacker": battle.hits_to_attacker,
+        "extra_to_defender": battle.extra_to_defender,
+        "extra_to_attacker": battle.extra_to_attacker,
+        "ignore_rolled_by_attacker": battle.ignore_rolled_by_attacker,
+        "ignore_rolled_by_defender": battle.ignore_rolled_by_defender,
+        "effects_used": list(battle.effects_used),
+        "removed_warriors": [[s, n] for s, n in battle.removed_warriors],
     }
 
 

@@ -25,7 +25,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from frontier.runtime.tls import aio_channel
 from frontier.v1 import match_pb2_grpc
-from frontier.web.api import Api, Handler, HttpError, redacted_query, refuse_tokens_in_url
+from frontier.web.api import Api, Handler
+from frontier.web.inputs import HttpError, redacted_query, refuse_tokens_in_url
 
 STATIC = Path(__file__).parent / "static"
 PAGES = ("/", "/match", "/play", "/join")
@@ -72,6 +73,25 @@ def _guard(handler: Handler) -> Handler:
     return guarded
 
 
+# The browser API: (path, the Api method that answers it, HTTP methods).
+API_ROUTES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("/api/game-data", "get_game_data", ("GET",)),
+    ("/api/matches", "list_matches", ("GET",)),
+    ("/api/matches", "create_match", ("POST",)),
+    ("/api/matches/{match_id}/info", "match_info", ("GET",)),
+    ("/api/matches/{match_id}/claim", "claim_seat", ("POST",)),
+    ("/api/matches/{match_id}/seats/{seat}/bot", "assign_bot", ("POST",)),
+    ("/api/matches/{match_id}/abandon", "abandon", ("POST",)),
+    ("/api/matches/{match_id}/view", "view", ("GET",)),
+    ("/api/matches/{match_id}/legal", "legal", ("GET",)),
+    ("/api/matches/{match_id}/turn", "turn", ("GET",)),
+    ("/api/matches/{match_id}/commands", "submit", ("POST",)),
+    ("/api/matches/{match_id}/standing-answers", "get_standing", ("GET",)),
+    ("/api/matches/{match_id}/standing-answers", "set_standing", ("PUT",)),
+    ("/api/matches/{match_id}/events", "events", ("GET",)),
+)
+
+
 def create_app(
     orchestrator_url: str,
     *,
@@ -82,7 +102,7 @@ def create_app(
     """The app; ``bot_kind`` is the orchestrator's built-in bot that plays the lobby's bot
     seats; ``stubs`` = (MatchService stub, Health stub) replaces the channel to
     ``orchestrator_url`` (the unit tests' doubles)."""
-    state: dict[str, Any] = {}
+    state: dict[str, Any] = {}  # "api" and "health", set when the app starts
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -99,15 +119,25 @@ def create_app(
         finally:
             await channel.close()
 
+    app = Starlette(
+        routes=_routes(state),
+        lifespan=lifespan,
+        exception_handlers={404: _not_found, 405: _not_allowed},
+    )
+    app.add_middleware(AccessLog)
+    return app
+
+
+def _routes(state: dict[str, Any]) -> list[Route | Mount]:
+    """The pages, the health check, the API (answered by ``state["api"]``) and the static
+    files."""
+
     def route(name: str) -> Handler:
         async def handle(request: Request) -> Response:
             handler: Handler = getattr(state["api"], name)
             return await handler(request)
 
         return _guard(handle)
-
-    async def page(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
     async def health(request: Request) -> Response:
         """200 when the orchestrator answers SERVING, else 503 (docker's health check)."""
@@ -121,37 +151,24 @@ def create_app(
         body = {"status": "ok" if serving else "orchestrator unavailable"}
         return JSONResponse(body, 200 if serving else 503)
 
-    routes = [
-        *(Route(path, page) for path in PAGES),
+    return [
+        *(Route(path, _page) for path in PAGES),
         Route("/healthz", health),
-        Route("/api/game-data", route("get_game_data")),
-        Route("/api/matches", route("list_matches"), methods=["GET"]),
-        Route("/api/matches", route("create_match"), methods=["POST"]),
-        Route("/api/matches/{match_id}/info", route("match_info")),
-        Route("/api/matches/{match_id}/claim", route("claim_seat"), methods=["POST"]),
-        Route("/api/matches/{match_id}/seats/{seat}/bot", route("assign_bot"), methods=["POST"]),
-        Route("/api/matches/{match_id}/abandon", route("abandon"), methods=["POST"]),
-        Route("/api/matches/{match_id}/view", route("view")),
-        Route("/api/matches/{match_id}/legal", route("legal")),
-        Route("/api/matches/{match_id}/turn", route("turn")),
-        Route("/api/matches/{match_id}/commands", route("submit"), methods=["POST"]),
-        Route("/api/matches/{match_id}/standing-answers", route("get_standing"), methods=["GET"]),
-        Route("/api/matches/{match_id}/standing-answers", route("set_standing"), methods=["PUT"]),
-        Route("/api/matches/{match_id}/events", route("events")),
+        *(Route(path, route(name), methods=list(verbs)) for path, name, verbs in API_ROUTES),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
 
-    async def not_found(request: Request, exc: Exception) -> Response:
-        return JSONResponse({"error": "not_found", "detail": f"no route {request.url.path}"}, 404)
 
-    async def not_allowed(request: Request, exc: Exception) -> Response:
-        return JSONResponse(
-            {"error": "method_not_allowed", "detail": f"{request.method} is not served here"},
-            405,
-        )
+async def _page(request: Request) -> Response:
+    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
-    app = Starlette(
-        routes=routes, lifespan=lifespan, exception_handlers={404: not_found, 405: not_allowed}
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    return JSONResponse({"error": "not_found", "detail": f"no route {request.url.path}"}, 404)
+
+
+async def _not_allowed(request: Request, exc: Exception) -> Response:
+    return JSONResponse(
+        {"error": "method_not_allowed", "detail": f"{request.method} is not served here"},
+        405,
     )
-    app.add_middleware(AccessLog)
-    return app

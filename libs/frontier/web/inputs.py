@@ -1,0 +1,185 @@
+"""What the browser API accepts, and how it refuses: request bodies, path parameters and
+tokens, checked before any call that changes something is made.
+
+Secrets arrive only in a request body or a header, never in a URL (a query string with a
+secret-like key is refused, and logged with its value masked), so no access log can hold
+one.  A refusal is an :class:`HttpError`: a 4xx (or the orchestrator's refusal mapped to
+HTTP) with a JSON body ``{"error": ..., "detail": ...}``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import grpc
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from frontier.runtime.errors import reason_in
+
+TOKEN_HEADER = "x-frontier-seat-token"
+HOST_HEADER = "x-frontier-host-token"
+SEAT_NAMES = ("A1", "B1", "A2", "B2", "A3", "B3")
+MATCH_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+TOKEN_WORDS = (
+    "token",
+    "seat_token",
+    "secret",
+    "invite",
+    "invite_code",
+    "code",
+    "host",
+    "host_token",
+)
+HTTP_OF_GRPC = {
+    grpc.StatusCode.INVALID_ARGUMENT: 400,
+    grpc.StatusCode.OUT_OF_RANGE: 400,
+    grpc.StatusCode.UNAUTHENTICATED: 401,
+    grpc.StatusCode.PERMISSION_DENIED: 403,
+    grpc.StatusCode.NOT_FOUND: 404,
+    grpc.StatusCode.ALREADY_EXISTS: 409,
+    grpc.StatusCode.FAILED_PRECONDITION: 409,
+    grpc.StatusCode.ABORTED: 409,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: 429,
+    grpc.StatusCode.UNAVAILABLE: 503,
+    grpc.StatusCode.DEADLINE_EXCEEDED: 504,
+}
+
+
+class HttpError(Exception):
+    """A request the gateway refuses: its status and a readable reason."""
+
+    def __init__(self, status: int, error: str, detail: str) -> None:
+        super().__init__(detail)
+        self.status, self.error, self.detail = status, error, detail
+
+    def response(self) -> JSONResponse:
+        return JSONResponse({"error": self.error, "detail": self.detail}, self.status)
+
+
+def grpc_error(exc: grpc.aio.AioRpcError) -> HttpError:
+    """The orchestrator's refusal as HTTP: the status from the code, ``error`` the
+    machine-readable reason (its ErrorInfo, else the code's name), ``detail`` its message."""
+    code = exc.code()
+    reason = reason_in(exc.trailing_metadata()) or code.name
+    return HttpError(HTTP_OF_GRPC.get(code, 502), reason.lower(), exc.details() or code.name)
+
+
+class CreateMatchBody(BaseModel):
+    """What the lobby's form sends; every field optional (the server's defaults)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    lineup: str = Field(default="", max_length=200)
+    max_rounds: int = Field(default=0, ge=0, le=6)
+    decision_budget_ms: int = Field(default=0, ge=0, le=86_400_000)
+    reserve_ms: int = Field(default=0, ge=0, le=86_400_000)
+    seed: int = Field(default=0, ge=0, le=2**63 - 1)
+    bots: list[str] = Field(default_factory=list, max_length=6)
+
+
+class ClaimBody(BaseModel):
+    """An invite link's code, posted by the page that opened the link."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    invite_code: str = Field(min_length=1, max_length=128)
+
+
+class AssignBotBody(BaseModel):
+    """The host gives an open seat to a built-in bot ("" = the gateway's default bot)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    bot: str = Field(default="", max_length=40)
+
+
+class CommandBody(BaseModel):
+    """A legal command chosen on the page, by its id."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    legal_id: str = Field(min_length=1, max_length=200)
+    expected_version: int = Field(default=-1, ge=-1)
+
+
+class StandingBody(BaseModel):
+    """The seat's standing answers: decision kind -> policy name (``DECLINE``...)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    answers: dict[str, str] = Field(default_factory=dict, max_length=64)
+
+
+def filled_seats(lineup: str) -> list[str]:
+    """The seats a lineup fills, read from its written form (``A=x,y,z;B=...``, empty = all
+    six); the server still validates the factions.  Used to refuse a bot seat the lineup
+    leaves empty before anything is created."""
+    if not lineup.strip():
+        return list(SEAT_NAMES)
+    seats: list[str] = []
+    for part in lineup.split(";"):
+        team, _, roles = part.partition("=")
+        team = team.strip().upper()
+        if team not in ("A", "B") or not roles:
+            raise HttpError(400, "bad_lineup", f"lineup part {part!r} is not A=... or B=...")
+        for i, faction in enumerate(roles.split(",")[:3]):
+            if faction.strip():
+                seats.append(f"{team}{i + 1}")
+    return seats
+
+
+async def body_of(request: Request, model: type[BaseModel]) -> Any:
+    try:
+        raw = await request.body()
+        return model.model_validate_json(raw or b"{}")
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'body'}: {e['msg']}" for e in exc.errors()
+        )
+        raise HttpError(400, "bad_request", problems) from None
+
+
+def match_id_of(request: Request) -> str:
+    match_id = str(request.path_params["match_id"])
+    if not MATCH_ID.fullmatch(match_id):
+        raise HttpError(400, "bad_match_id", "a match id is 1-128 letters, digits or ._:-")
+    return match_id
+
+
+def seat_of(request: Request) -> str:
+    seat = str(request.path_params["seat"])
+    if seat not in SEAT_NAMES:
+        raise HttpError(400, "bad_seat", f"unknown seat {seat[:8]!r}; seats are {SEAT_NAMES}")
+    return seat
+
+
+def token_of(request: Request, *, required: bool, header: str = TOKEN_HEADER) -> str:
+    """The caller's seat (or host) token, from the header only."""
+    token = request.headers.get(header, "")
+    if required and not token:
+        raise HttpError(401, "token_required", f"send the token in {header}")
+    if len(token) > 512:
+        raise HttpError(400, "bad_token", "a token is at most 512 characters")
+    return token
+
+
+def redacted_query(query: str) -> str:
+    """A query string fit for a log: the values of token-like keys replaced by ``***``."""
+    parts = []
+    for part in query.split("&") if query else []:
+        key, sep, _ = part.partition("=")
+        parts.append(f"{key}{sep}***" if key.lower() in TOKEN_WORDS else part)
+    return "&".join(parts)
+
+
+def refuse_tokens_in_url(request: Request) -> None:
+    """A secret in a URL would be logged by every proxy on the way: never accept one."""
+    if any(key.lower() in TOKEN_WORDS for key in request.query_params):
+        raise HttpError(
+            400,
+            "token_in_url",
+            f"seat tokens go in the {TOKEN_HEADER} header, never in a URL",
+        )
