@@ -99,12 +99,14 @@ $(WEB_BUNDLE): $(WEB_SRC) $(WEB_STAMP)
 	cd $(WEB_DIR) && npm run --silent build
 
 # KEEP_UP=1 keeps the stack up after the match (until Ctrl-C), so the printed watch link goes on
-# serving the match's replay.
+# serving the match's replay.  BOT chooses the players: greedy bots fight and score, and finish
+# a match in seconds; random ones wander; the search bot plays best but thinks for seconds.
 KEEP_UP ?=
+BOT     ?= greedy
 
-run: venv proto web ## Start NATS + all services and the web gateway, play one bot match through MatchService, stop (KEEP_UP=1: stay up)
+run: venv proto web ## Start NATS + all services and the web gateway, play one greedy-bot match through MatchService, stop (KEEP_UP=1: stay up; BOT=random|greedy|search)
 	@mkdir -p var
-	$(BIN)/frontier stack play --replay var/last-match.replay.json $(if $(filter-out 0,$(KEEP_UP)),--keep-up)
+	$(BIN)/frontier stack play --bot $(BOT) --replay var/last-match.replay.json $(if $(filter-out 0,$(KEEP_UP)),--keep-up)
 
 # The two layers of the suite: together they are `make test`.  The unit layer starts no process
 # (the engine, the bots, one module at a time, plus the goldens and the property tests); the

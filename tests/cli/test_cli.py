@@ -118,6 +118,7 @@ def test_missing_replay_file_exits_2(capsys: pytest.CaptureFixture[str], tmp_pat
         (["play", "--seed", "-1"], "seed"),
         (["play", "--seed", "many"], "invalid int value: 'many'"),
         (["play", "--bot", "psychic"], "invalid choice: 'psychic'"),
+        (["stack", "play", "--bot", "psychic"], "invalid choice: 'psychic'"),
         (["bench", "engine", "--lineup", "B=marquise"], "team A has no faction"),
         (["bench", "engine", "--matches", "0"], "must be at least 1"),
         (["bench"], "required"),

@@ -32,3 +32,9 @@ def test_make_run_stops_after_the_match_unless_keep_up_is_set() -> None:
     assert "--keep-up" not in _run_recipe()
     assert "--keep-up" not in _run_recipe("KEEP_UP=0")
     assert _run_recipe("KEEP_UP=1").split()[-1] == "--keep-up"
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make on PATH")
+def test_make_run_plays_greedy_bots_unless_told_otherwise() -> None:
+    assert "--bot greedy" in _run_recipe()
+    assert "--bot search" in _run_recipe("BOT=search")

@@ -1,8 +1,9 @@
 """``frontier stack up|play``: run the distributed server locally, and play a match through it.
 
-``up`` runs until Ctrl-C; ``play`` starts a stack on free ports, plays one bot match through
-MatchService, checks it against the in-process engine and stops (what ``make run`` runs),
-or with ``--keep-up`` stays up until Ctrl-C so that the match can be replayed in a browser.
+``up`` runs until Ctrl-C; ``play`` starts a stack on free ports, plays one match through
+MatchService with a built-in bot on every seat (``--bot``, greedy by default), checks it
+against the in-process engine and stops (what ``make run`` runs), or with ``--keep-up``
+stays up until Ctrl-C so that the match can be replayed in a browser.
 """
 
 from __future__ import annotations
@@ -15,12 +16,17 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from frontier.bots.sdk import STRATEGIES
 from frontier.engine.lineup import default_lineup
 from frontier.ops.stack import DOMAINS, Stack, StackConfig, free_port
 from frontier.play import replay as replays
 from frontier.play.remote_match import play_remote
 
 DEFAULT_WORKDIR = Path("var/stack")
+# ``stack play``'s players: greedy bots make a match worth watching (they march, fight and
+# score where random ones wander) and, thinking in well under a millisecond, finish it
+# through the stack in seconds; the search bot plays better but thinks for seconds a move.
+DEFAULT_BOT = "greedy"
 
 
 def add_stack_commands(commands: Any) -> None:
@@ -47,6 +53,12 @@ def add_stack_commands(commands: Any) -> None:
     _common(play)
     play.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     play.add_argument("--lineup", default=None, help="lineup (default: the default lineup)")
+    play.add_argument(
+        "--bot",
+        default=DEFAULT_BOT,
+        choices=sorted(STRATEGIES),
+        help=f"the bot that plays every seat, as a remote bot would (default {DEFAULT_BOT})",
+    )
     play.add_argument("--replay", metavar="FILE", help="save the match's replay to FILE")
     play.add_argument(
         "--keep-up",
@@ -101,7 +113,10 @@ def _play(args: argparse.Namespace) -> int:
     lineup = args.lineup or default_lineup()
     print(f"starting the stack (logs in {workdir}/logs) ...", flush=True)
     with Stack(config) as stack:
-        print(f"playing seed {args.seed}, lineup {lineup} through MatchService", flush=True)
+        print(
+            f"playing seed {args.seed}, lineup {lineup}, {args.bot} bots through MatchService",
+            flush=True,
+        )
 
         def watch_link(match_id: str) -> None:
             print(f"watch it in a browser: {config.web_url}match?match={match_id}", flush=True)
@@ -126,6 +141,7 @@ def _play(args: argparse.Namespace) -> int:
             lineup,
             on_round=show,
             on_created=watch_link,
+            bot=args.bot,
         )
         print(
             f"winner: {result.winner}  scores A {result.scores['A']} - B {result.scores['B']}  "

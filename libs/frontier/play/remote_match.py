@@ -16,11 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from frontier.bots.sdk import Choice, Decision, make_strategy
 from frontier.engine import Command, Seat, decide, evolve, initial_state, make_config
 from frontier.engine.hashing import state_hash
 from frontier.engine.model import EventKind
 from frontier.engine.pieces import BUILDINGS, WARRIOR
-from frontier.engine.rng import below, seed_state
 from frontier.engine.view import event_for
 from frontier.play.replay import REPLAY_FORMAT, Replay
 from frontier.runtime.tls import sync_channel
@@ -28,17 +28,6 @@ from frontier.v1 import match_pb2, match_pb2_grpc
 from frontier.wire.convert import command_from_proto, enum_from_proto, event_from_proto
 
 RoundHook = Callable[[dict[str, Any]], None]
-
-
-class RandomChooser:
-    """Uniform choice among legal ids from the engine's seeded generator (reproducible)."""
-
-    def __init__(self, seed: int) -> None:
-        self._rng = seed_state(seed)
-
-    def choose(self, view: dict[str, Any], ids: list[str]) -> str:
-        index, self._rng = below(self._rng, len(ids))
-        return ids[index]
 
 
 @dataclass
@@ -77,7 +66,11 @@ def play_remote(
     on_round: RoundHook | None = None,
     timeout: float = 10.0,
     on_created: Callable[[str], None] | None = None,
+    bot: str = "random",
 ) -> RemoteResult:
+    """Create a match, play every seat with the built-in ``bot`` (a remote bot's strategy,
+    :data:`frontier.bots.sdk.STRATEGIES`, seeded from ``seed`` and the seat), then check it
+    against the engine (:attr:`RemoteResult.verified`)."""
     with sync_channel(address) as channel:
         stub = match_pb2_grpc.MatchServiceStub(channel)
         created = stub.CreateMatch(
@@ -88,7 +81,7 @@ def play_remote(
         if on_created is not None:
             on_created(match_id)
         tokens = {enum_from_proto(Seat, s.seat): s.token for s in created.seats}
-        choosers = {seat: RandomChooser(seed * 31 + i) for i, seat in enumerate(sorted(tokens))}
+        players = {seat: make_strategy(bot, seed * 31 + i) for i, seat in enumerate(sorted(tokens))}
         spectator = stub.GetView(match_pb2.GetViewRequest(match_id=match_id), timeout=timeout)
         to_act = spectator.view.to_act
         commands: list[Command] = []
@@ -107,7 +100,7 @@ def play_remote(
                     timeout=timeout,
                 ).view.json
             )
-            chosen = choosers[seat].choose(view, list(by_id))
+            chosen = players[seat].choose(_decision(seat, view, legal.commands))
             reply = stub.SubmitCommand(
                 match_pb2.SubmitCommandRequest(
                     match_id=match_id,
@@ -139,6 +132,22 @@ def play_remote(
     result = RemoteResult(match_id, winner, final["scores"], final["round"], commands)
     _verify(result, seed, lineup, watched)
     return result
+
+
+def _decision(seat: Seat, view: dict[str, Any], legal: Any) -> Decision:
+    """The seat's turn as a remote bot's strategy reads it (no clock: a match of its own)."""
+    pending = view.get("decision") or {}
+    return Decision(
+        id="",
+        kind=pending.get("kind", "") if pending.get("seat") == seat.value else "",
+        seat=seat,
+        view=view,
+        legal=[Choice(c.id, command_from_proto(c.command), c.label) for c in legal],
+        deadline_unix_ms=0,
+        budget_ms=0,
+        reserve_ms=0,
+        server_time_unix_ms=0,
+    )
 
 
 def _spectator_summary(
