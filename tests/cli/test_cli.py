@@ -122,6 +122,10 @@ def test_missing_replay_file_exits_2(capsys: pytest.CaptureFixture[str], tmp_pat
         (["bench", "engine", "--lineup", "B=marquise"], "team A has no faction"),
         (["bench", "engine", "--matches", "0"], "must be at least 1"),
         (["bench"], "required"),
+        (["bench", "wire", "--matches", "0"], "must be at least 1"),
+        (["bench", "publish", "--publishes", "2", "--in-flight", "3"], "must not exceed"),
+        (["bench", "domain-calls", "--calls", "2", "--in-flight", "3"], "must not exceed"),
+        (["bench", "search", "guess"], "invalid choice: 'guess'"),
         ([], "required"),
     ],
 )
@@ -154,6 +158,15 @@ def test_bench_engine_text(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "bench", "engine", "--matches", "1", "--seed", "7")
     assert code == 0
     assert "commands/s" in out and "ratio vs base" in out
+
+
+def test_bench_wire_json(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["bench", "wire", "--matches", "1", "--repeat", "1", "--lineup", "A=marquise;B=marquise"]
+    code, out, err = _run(capsys, *argv, "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["batches"] > 0 and result["baseline_ops_per_us"] > 0
+    assert result["fold_baseline_ops_per_batch"] > 0
 
 
 def test_installed_console_script(tmp_path: Path) -> None:
