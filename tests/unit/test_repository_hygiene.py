@@ -1,0 +1,231 @@
+"""The repository's prose says what is true now: no diary, no machine, no dead links.
+
+The git log keeps the history, so the README, ``docs/`` and the code's docstrings and comments
+hold none of it: no issue numbers, no numbered stages of past speed work, no branch, session
+or commit hash named in prose, and no absolute path of someone's machine.  Checked here:
+
+* README.md and every Markdown file under ``docs/``, whole;
+* the docstrings (modules, classes, functions) and comments of every Python file under
+  ``libs/`` (generated code and the built web client aside), ``services/``, ``tests/`` and
+  ``deploy/``;
+* the other files of ``deploy/``, the Makefile and ``.ci/``, whole (there a temporary directory
+  is the container's or the CI machine's own, so only the other machine paths count).
+
+Also: README.md stays a front door (at most :data:`README_MAX_LINES` lines), and every
+relative link in README.md and ``docs/`` points at a file of the repository (and, with an
+``#anchor`` into a Markdown file, at one of its headings).
+
+The game itself has rounds, so rounds are flagged only in the diary's wording: an ordinal or
+a number spelled out next to the word, or rounds named after the optimisation.  The game's
+rounds are written with digits, as the rulings do ("round 6", "rounds 1 and 2"), and a
+"round trip" is not a round.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+README_MAX_LINES = 300
+
+TMP = "a workstation's temporary path"
+_ORDINALS = "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth"
+_NUMBERS = "one|two|three|four|five|six|seven|eight|nine|ten"
+
+# (what it is, the pattern)
+FORBIDDEN: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("an issue number", re.compile(r"\bissues?\s*#\s*\d+|\bissues?\s+\d+\b", re.IGNORECASE)),
+    ("a pull request number", re.compile(r"\bPR\s*#\d+")),
+    (
+        "an optimisation round",
+        re.compile(
+            r"\boptimi[sz]ation rounds?\b|\brounds? of optimi[sz]ation\b"
+            rf"|\b(?:{_ORDINALS})[ -]round\b(?![ -]trip)"
+            rf"|\bround (?:{_NUMBERS})\b",
+            re.IGNORECASE,
+        ),
+    ),
+    ("a branch or a session", re.compile(r"\bthis (?:branch|session)\b", re.IGNORECASE)),
+    (
+        "a commit hash in prose",
+        re.compile(
+            r"\b(?:main|commit)\s+\(?(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b"
+            r"|\((?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,12}[,)]"
+        ),
+    ),
+    ("an absolute path of a machine", re.compile(r"(?<![\w.$\"'}~-])/(?:work|home|root|Users)/")),
+    (TMP, re.compile(r"(?<![\w.$\"'}~-])/tmp/")),
+)
+
+_SKIPPED_DIRS = {".venv", "node_modules", "__pycache__", ".git", ".mypy_cache", ".ruff_cache"}
+_GENERATED = (ROOT / "libs" / "frontier" / "v1", ROOT / "libs" / "frontier" / "web" / "static")
+
+
+def offences(text: str, first_line: int = 1, tmp: bool = True) -> list[str]:
+    """Each forbidden phrase of ``text``, as ``<line>: <what it is>: <the phrase>`` (the
+    text starting on line ``first_line`` of its file; ``tmp``: whether a temporary
+    directory counts)."""
+    found = []
+    for what, pattern in FORBIDDEN:
+        if what == TMP and not tmp:
+            continue
+        for m in pattern.finditer(text):
+            line = first_line + text.count("\n", 0, m.start())
+            found.append(f"{line}: {what}: {m.group(0)!r}")
+    return found
+
+
+def _files(top: Path, suffix: str | None = None) -> Iterator[Path]:
+    if top.is_file():
+        yield top
+        return
+    for path in sorted(top.rglob("*")):
+        if not path.is_file() or _SKIPPED_DIRS.intersection(path.relative_to(ROOT).parts):
+            continue
+        if any(path.is_relative_to(g) for g in _GENERATED):
+            continue
+        if suffix is None or path.suffix == suffix:
+            yield path
+
+
+def python_prose(source: str) -> Iterator[tuple[int, str]]:
+    """(line, text) of every docstring and comment of a Python module."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            docstring = ast.get_docstring(node, clean=False)
+            if docstring is not None:
+                yield node.body[0].lineno, docstring
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            yield token.start[0], token.string
+
+
+def prose() -> Iterator[tuple[str, int, str, bool]]:
+    """(file, first line, text, whether a temporary directory counts) of all it reads."""
+    for path in [ROOT / "README.md", *_files(ROOT / "docs", ".md")]:
+        yield str(path.relative_to(ROOT)), 1, path.read_text(), True
+    for top in ("libs", "services", "tests", "deploy"):
+        for path in _files(ROOT / top, ".py"):
+            for line, text in python_prose(path.read_text()):
+                yield str(path.relative_to(ROOT)), line, text, True
+    for top in ("deploy", "Makefile", ".ci"):
+        for path in _files(ROOT / top):
+            if path.suffix != ".py":
+                try:
+                    text = path.read_text()
+                except UnicodeDecodeError:
+                    continue
+                yield str(path.relative_to(ROOT)), 1, text, False
+
+
+def test_no_issue_round_branch_session_hash_or_machine_path_in_docs_or_docstrings() -> None:
+    found = [
+        f"{path}:{offence}"
+        for path, line, text, tmp in prose()
+        for offence in offences(text, line, tmp)
+    ]
+    assert not found, "history or machine paths in the repository's prose:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "measured in issue 16",
+        "see issue #27",
+        "the fourth round of optimisation",
+        "after the sixth round",
+        "memory round three",
+        "Optimization rounds",
+        "on this branch",
+        "this session's quiet machine",
+        "main a08e7a2 against",
+        "main before the round (82000fd, a clean clone)",
+        "main's venv in /work/base5",
+        "/home/me/frontier",
+        "written to /tmp/bench.json",
+    ],
+)
+def test_the_patterns_catch_the_diary(text: str) -> None:
+    assert offences(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "After round 6: the higher team score wins",
+        "in rounds 1 and 2 an Eyrie may skip",
+        "the client needs no second round trip",
+        "round_robin over every address",
+        "a file in the tmp_path fixture",
+        '"$rootfs"/tmp/* and $tmp/root/usr',
+        "seed 9 of the default lineup",
+    ],
+)
+def test_the_patterns_leave_game_rounds_and_ordinary_words_alone(text: str) -> None:
+    assert not offences(text)
+
+
+def test_readme_is_a_front_door() -> None:
+    lines = (ROOT / "README.md").read_text().splitlines()
+    assert len(lines) <= README_MAX_LINES, f"README.md has {len(lines)} lines"
+
+
+_LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def heading_anchors(markdown: str) -> set[str]:
+    """The anchors GitHub gives a Markdown file's headings: lower case, punctuation dropped,
+    spaces as hyphens."""
+    anchors = set()
+    in_code = False
+    for line in markdown.splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+        elif not in_code and line.startswith("#"):
+            title = line.lstrip("#").strip().lower()
+            anchors.add(re.sub(r"[^\w\- ]", "", title).replace(" ", "-"))
+    return anchors
+
+
+def links() -> Iterator[tuple[Path, str]]:
+    for path in [ROOT / "README.md", *_files(ROOT / "docs", ".md")]:
+        text = re.sub(r"```.*?```", "", path.read_text(), flags=re.DOTALL)
+        for target in _LINK.findall(text):
+            if not re.match(r"[a-z]+:", target):  # http:, https:, mailto:
+                yield path, target
+
+
+def test_every_link_of_the_docs_points_at_a_file_of_the_repository() -> None:
+    broken = []
+    for path, target in links():
+        file_part, _, anchor = target.partition("#")
+        resolved = (path.parent / file_part).resolve() if file_part else path
+        where = f"{path.relative_to(ROOT)}: {target}"
+        if not resolved.is_relative_to(ROOT) or not resolved.exists():
+            broken.append(f"{where} (no such file)")
+        elif (
+            anchor
+            and resolved.suffix == ".md"
+            and anchor not in heading_anchors(resolved.read_text())
+        ):
+            broken.append(f"{where} (no such heading)")
+    assert not broken, "broken links:\n" + "\n".join(broken)
+
+
+def test_the_link_check_reads_links_and_anchors() -> None:
+    assert _LINK.findall("see [a](docs/x.md#b) and ![p](img.png) and [c](https://e.org)") == [
+        "docs/x.md#b",
+        "img.png",
+        "https://e.org",
+    ]
+    assert heading_anchors("# Top\n```\n# not a heading\n```\n## The compiled engine (mypyc)") == {
+        "top",
+        "the-compiled-engine-mypyc",
+    }
