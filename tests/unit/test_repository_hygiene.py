@@ -4,12 +4,13 @@ The git log keeps the history, so the README, ``docs/`` and the code's docstring
 hold none of it: no issue numbers, no numbered stages of past speed work, no branch, session
 or commit hash named in prose, and no absolute path of someone's machine.  Checked here:
 
-* README.md and every Markdown file under ``docs/``, whole;
-* the docstrings (modules, classes, functions) and comments of every Python file under
-  ``libs/`` (generated code and the built web client aside), ``services/``, ``tests/`` and
-  ``deploy/``;
-* the other files of ``deploy/``, the Makefile and ``.ci/``, whole (there a temporary directory
-  is the container's or the CI machine's own, so only the other machine paths count).
+* README.md and every Markdown file of the repository, whole;
+* the docstrings (modules, classes, functions) and comments of every Python file (generated
+  code and the built web client aside);
+* the other text files that hold prose: the contracts (``proto/``), ``deploy/``, ``.ci/``, the
+  Makefile, the build and compose files, the web client's and the Node.js bot's sources,
+  whole (there a temporary directory is the container's or the CI machine's own, so only the
+  other machine paths count).
 
 Also: README.md stays a front door (at most :data:`README_MAX_LINES` lines), and every
 relative link in README.md and ``docs/`` points at a file of the repository (and, with an
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import io
+import os
 import re
 import tokenize
 from collections.abc import Iterator
@@ -64,7 +66,13 @@ FORBIDDEN: tuple[tuple[str, re.Pattern[str]], ...] = (
     (TMP, re.compile(r"(?<![\w.$\"'}~-])/tmp/")),
 )
 
-_SKIPPED_DIRS = {".venv", "node_modules", "__pycache__", ".git", ".mypy_cache", ".ruff_cache"}
+_SKIPPED_DIRS = {
+    "node_modules",
+    "__pycache__",
+    "build",
+    "var",
+    "dist",
+}
 _GENERATED = (ROOT / "libs" / "frontier" / "v1", ROOT / "libs" / "frontier" / "web" / "static")
 
 
@@ -83,16 +91,24 @@ def offences(text: str, first_line: int = 1, tmp: bool = True) -> list[str]:
 
 
 def _files(top: Path, suffix: str | None = None) -> Iterator[Path]:
+    """The files under ``top`` (or ``top`` itself), without caches, builds, virtual
+    environments, dependencies and generated code."""
     if top.is_file():
         yield top
         return
-    for path in sorted(top.rglob("*")):
-        if not path.is_file() or _SKIPPED_DIRS.intersection(path.relative_to(ROOT).parts):
-            continue
-        if any(path.is_relative_to(g) for g in _GENERATED):
-            continue
-        if suffix is None or path.suffix == suffix:
-            yield path
+    for folder, dirs, names in os.walk(top):
+        here = Path(folder)
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if d not in _SKIPPED_DIRS
+            and not d.startswith(".")
+            and not d.endswith(".egg-info")
+            and here / d not in _GENERATED
+        )
+        for name in sorted(names):
+            if suffix is None or name.endswith(suffix):
+                yield here / name
 
 
 def python_prose(source: str) -> Iterator[tuple[int, str]]:
@@ -107,22 +123,31 @@ def python_prose(source: str) -> Iterator[tuple[int, str]]:
             yield token.start[0], token.string
 
 
+# Besides Markdown and Python files: where else prose is written (whole files, or folders).
+OTHER_PROSE = (
+    "proto",
+    "deploy",
+    ".ci",
+    "Makefile",
+    "pyproject.toml",
+    "docker-compose.yml",
+    "web/src",
+    "bots/node",
+)
+_NOT_PROSE = {".binpb", ".png", ".json", ".lock"}
+
+
 def prose() -> Iterator[tuple[str, int, str, bool]]:
     """(file, first line, text, whether a temporary directory counts) of all it reads."""
-    for path in [ROOT / "README.md", *_files(ROOT / "docs", ".md")]:
+    for path in _files(ROOT, ".md"):
         yield str(path.relative_to(ROOT)), 1, path.read_text(), True
-    for top in ("libs", "services", "tests", "deploy"):
-        for path in _files(ROOT / top, ".py"):
-            for line, text in python_prose(path.read_text()):
-                yield str(path.relative_to(ROOT)), line, text, True
-    for top in ("deploy", "Makefile", ".ci"):
+    for path in _files(ROOT, ".py"):
+        for line, text in python_prose(path.read_text()):
+            yield str(path.relative_to(ROOT)), line, text, True
+    for top in OTHER_PROSE:
         for path in _files(ROOT / top):
-            if path.suffix != ".py":
-                try:
-                    text = path.read_text()
-                except UnicodeDecodeError:
-                    continue
-                yield str(path.relative_to(ROOT)), 1, text, False
+            if path.suffix not in {".py", ".md", *_NOT_PROSE} and not path.name.startswith("."):
+                yield str(path.relative_to(ROOT)), 1, path.read_text(), False
 
 
 def test_no_issue_round_branch_session_hash_or_machine_path_in_docs_or_docstrings() -> None:
