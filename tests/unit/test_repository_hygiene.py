@@ -12,9 +12,11 @@ or commit hash named in prose, and no absolute path of someone's machine.  Check
   whole (there a temporary directory is the container's or the CI machine's own, so only the
   other machine paths count).
 
-Also: README.md stays a front door (at most :data:`README_MAX_LINES` lines), and every
-relative link in README.md and ``docs/`` points at a file of the repository (and, with an
-``#anchor`` into a Markdown file, at one of its headings).
+Also: README.md stays a front door (at most :data:`README_MAX_LINES` lines), every relative
+link in README.md and ``docs/`` points at a file of the repository (and, with an ``#anchor``
+into a Markdown file, at one of its headings), and every repository path they write as code
+(``tests/unit/...py``, ``libs/frontier/...``, or a module of a package such as
+``orchestrator/commit.py``) exists, so that moving a file without its mentions fails here.
 
 The game itself has rounds, so rounds are flagged only in the diary's wording: an ordinal or
 a number spelled out next to the word, or rounds named after the optimisation.  The game's
@@ -244,11 +246,31 @@ def test_every_link_of_the_docs_points_at_a_file_of_the_repository() -> None:
     assert not broken, "broken links:\n" + "\n".join(broken)
 
 
+# A path written as code that starts at one of the repository's top folders, or at one of
+# the packages of libs/frontier (``orchestrator/commit.py``).
+_TOP = "bots|deploy|docs|libs|proto|services|tests|web"
+_PACKAGES = "bench|cli|domain|engine|ops|orchestrator|play|runtime|store|wire"
+_PATH = re.compile(rf"`((?:{_TOP}|{_PACKAGES})/[\w./-]*[\w/])`")
+
+
+def test_every_repository_path_the_docs_name_exists() -> None:
+    missing = [
+        f"{path.relative_to(ROOT)}: {named}"
+        for path in [ROOT / "README.md", *_files(ROOT / "docs", ".md")]
+        for named in _PATH.findall(path.read_text())
+        if not (ROOT / named).exists() and not (ROOT / "libs" / "frontier" / named).exists()
+    ]
+    assert not missing, "the docs name paths that do not exist:\n" + "\n".join(missing)
+
+
 def test_the_link_check_reads_links_and_anchors() -> None:
     assert _LINK.findall("see [a](docs/x.md#b) and ![p](img.png) and [c](https://e.org)") == [
         "docs/x.md#b",
         "img.png",
         "https://e.org",
+    ]
+    assert _PATH.findall("`tests/unit/x.py`, `libs/frontier/domain/<name>_service.py`, `b.py`") == [
+        "tests/unit/x.py"
     ]
     assert heading_anchors("# Top\n```\n# not a heading\n```\n## The compiled engine (mypyc)") == {
         "top",
