@@ -17,6 +17,8 @@ link in README.md and ``docs/`` points at a file of the repository (and, with an
 into a Markdown file, at one of its headings), and every repository path they write as code
 (``tests/unit/...py``, ``libs/frontier/...``, or a module of a package such as
 ``orchestrator/commit.py``) exists, so that moving a file without its mentions fails here.
+A docstring or comment that sends the reader to a section (``docs/operations.md, "Errors"``)
+names a heading that page has.
 
 The game itself has rounds, so rounds are flagged only in the diary's wording: an ordinal or
 a number spelled out next to the word, or rounds named after the optimisation.  The game's
@@ -207,18 +209,22 @@ def test_readme_is_a_front_door() -> None:
 _LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 
 
-def heading_anchors(markdown: str) -> set[str]:
-    """The anchors GitHub gives a Markdown file's headings: lower case, punctuation dropped,
-    spaces as hyphens."""
-    anchors = set()
+def _headings(markdown: str) -> list[str]:
+    """The titles of a Markdown file's headings (code blocks aside)."""
+    titles = []
     in_code = False
     for line in markdown.splitlines():
         if line.startswith("```"):
             in_code = not in_code
         elif not in_code and line.startswith("#"):
-            title = line.lstrip("#").strip().lower()
-            anchors.add(re.sub(r"[^\w\- ]", "", title).replace(" ", "-"))
-    return anchors
+            titles.append(line.lstrip("#").strip())
+    return titles
+
+
+def heading_anchors(markdown: str) -> set[str]:
+    """The anchors GitHub gives a Markdown file's headings: lower case, punctuation dropped,
+    spaces as hyphens."""
+    return {re.sub(r"[^\w\- ]", "", t.lower()).replace(" ", "-") for t in _headings(markdown)}
 
 
 def links() -> Iterator[tuple[Path, str]]:
@@ -263,6 +269,28 @@ def test_every_repository_path_the_docs_name_exists() -> None:
     assert not missing, "the docs name paths that do not exist:\n" + "\n".join(missing)
 
 
+# A pointer to a section of the docs: README or docs/<page>.md, then the heading in quotes.
+_SECTION = re.compile(r'\b(README(?:\.md)?|docs/\w+\.md)\b[^"\n]{0,25}"([^"\n]+)"')
+
+
+def test_every_section_the_code_points_at_exists() -> None:
+    headings: dict[str, list[str]] = {}
+    stale = []
+    for path, line, text, _ in prose():
+        for found in _SECTION.finditer(text):
+            page, section = found.groups()
+            page = "README.md" if page.startswith("README") else page
+            if page not in headings:
+                target = ROOT / page
+                headings[page] = (
+                    [h.lower() for h in _headings(target.read_text())] if target.exists() else []
+                )
+            if not any(h.startswith(section.lower()) for h in headings[page]):
+                at = line + text.count("\n", 0, found.start())
+                stale.append(f"{path}:{at}: {page}, {section!r}")
+    assert not stale, "pointers to sections that do not exist:\n" + "\n".join(stale)
+
+
 def test_the_link_check_reads_links_and_anchors() -> None:
     assert _LINK.findall("see [a](docs/x.md#b) and ![p](img.png) and [c](https://e.org)") == [
         "docs/x.md#b",
@@ -271,6 +299,10 @@ def test_the_link_check_reads_links_and_anchors() -> None:
     ]
     assert _PATH.findall("`tests/unit/x.py`, `libs/frontier/domain/<name>_service.py`, `b.py`") == [
         "tests/unit/x.py"
+    ]
+    assert _SECTION.findall('(docs/operations.md, "Errors") and README "Quick start"') == [
+        ("docs/operations.md", "Errors"),
+        ("README", "Quick start"),
     ]
     assert heading_anchors("# Top\n```\n# not a heading\n```\n## The compiled engine (mypyc)") == {
         "top",
