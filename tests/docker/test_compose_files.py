@@ -31,7 +31,7 @@ def test_the_base_image_tag_is_the_same_everywhere() -> None:
     tag = found.group(1)
     for dockerfile in ("deploy/Dockerfile", "deploy/nats/Dockerfile"):
         assert f"ARG BASE_IMAGE={tag}\n" in (ROOT / dockerfile).read_text(), dockerfile
-    assert f"`{tag}`" in (ROOT / "README.md").read_text()
+    assert f"`{tag}`" in (ROOT / "docs" / "operations.md").read_text()
 
 
 def test_the_host_network_override_covers_every_service_with_its_own_port() -> None:

@@ -2,8 +2,8 @@
 
 Each player sends every SubmitCommand with a deadline drawn from 1-60 ms and, when the
 answer does not come in time (DEADLINE_EXCEEDED) or NATS is away (UNAVAILABLE), sends the
-same request again with the same command id and twice the deadline, as the README tells
-clients to.  Many commands are so cancelled while the orchestrator waits for their publish,
+same request again with the same command id and twice the deadline, as docs/operations.md
+tells clients to.  Many commands are so cancelled while the orchestrator waits for their publish,
 whose outcome is then unknown.  Meanwhile nats-server is stopped with SIGSTOP and later
 killed and restarted.  Every match must still finish, the orchestrator must never be
 behind the stream (its view's version is the stream's last event), and each final view

@@ -162,7 +162,7 @@ def test_node_planner_beats_node_random_through_the_server(
 ) -> None:
     """The planning policy (bots/node/planner.js: the typed view and GetGameData only) wins
     at least 70% of the matches against the Node random bot, teams swapped every other
-    match.  The default suite plays 20 matches; ``-m slow`` the 100 of the README figure."""
+    match.  The default suite plays 20 matches; ``-m slow`` the 100 of docs/bots.md's figure."""
     address = stack.config.address("orchestrator")
     with ThreadPoolExecutor(PLANNER_PARALLEL) as pool:
         results = list(

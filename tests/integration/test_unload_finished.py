@@ -46,7 +46,7 @@ def test_finished_match_is_unloaded_then_served_again_from_nats(tmp_path: Path) 
         assert again == events
         # the command ids came back too: the retry of a seat's latest command gets its first
         # answer; an older one is refused as any command in an ended match, and applied to
-        # nothing (an ended match keeps only each seat's latest id: README, "Retrying")
+        # nothing (an ended match keeps only each seat's latest id: docs/operations.md, "Errors")
         seat = match.sent[0][0]
         mine = [i for i, (s, _) in enumerate(match.sent) if s == seat]
         assert len(mine) >= 2, "seed 4 gives the first seat several commands"

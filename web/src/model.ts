@@ -1,7 +1,7 @@
 // The board as the page draws it: per clearing, per seat, piece kind -> count, plus pawns,
 // scores and round.  Built from a served View, or (for the replay scrubber) from the opening
-// view plus the events, by the recipe the contract documents (README "Follow a match from
-// its start"): placed / moved / removed pieces, wood spent, points scored.  No rules here.
+// view plus the events, by the recipe the contract documents (docs/bots.md, "8. Follow a
+// match from its start"): placed / moved / removed pieces, wood spent, points scored.  No rules here.
 
 export type Pieces = Record<string, Record<string, number>>; // seat -> kind -> count
 export interface Board {

@@ -80,7 +80,7 @@ def _forest_id(map_name: str, raw: str) -> str:
 
 @cache
 def raw_data() -> dict[str, Any]:
-    """The packaged copy of the shared rules data (never read from ../shared at run time)."""
+    """The base game's rules data, packaged with the engine (``engine/data/``)."""
     text = resources.files("frontier.engine").joinpath("data/root_data.json").read_text()
     data: dict[str, Any] = json.loads(text)
     return data

@@ -40,7 +40,7 @@ DOMAINS = ("map", "combat", "crafting", "scoring", "turn_order")
 # before collecting, and JetStream's garbage (block buffers, decoded messages) made up most of
 # what each match added to its resident memory; 50 halves that headroom for a few percent of
 # its CPU.  GOMEMLIMIT is a soft ceiling, far above what a local stack needs, past which Go
-# collects harder rather than growing (README "Capacity and latency").
+# collects harder rather than growing (docs/performance.md, "Memory per match").
 NATS_GO_ENV = {"GOGC": "50", "GOMEMLIMIT": "1GiB"}
 
 # The Python services' malloc: glibc gives each thread that allocates an arena of its own (up

@@ -9,9 +9,9 @@ first two think times rather than all at the same instant; with none, every matc
 as fast as the server answers, which measures the server's saturation rather than its
 latency under a given load.  A call that fails with UNAVAILABLE or DEADLINE_EXCEEDED (its
 outcome unknown: a service or NATS away, or too slow) is sent again unchanged, a submit
-with the same command id, which is exactly what the README tells a client to do: the
-retry returns the first result if the command was applied.  So is one that fails with
-CANCELLED: this client never cancels a call, so that status came from the transport or
+with the same command id, which is exactly what docs/operations.md ("Errors") tells a client
+to do: the retry returns the first result if the command was applied.  So is one that fails
+with CANCELLED: this client never cancels a call, so that status came from the transport or
 the server giving the call up (seen once on a loaded machine at 1,500 paced matches, with
 replies taking seconds), and its outcome is just as unknown.  ABORTED is not retried: the
 match moved on (a stale expected version, or another orchestrator's write), so the same

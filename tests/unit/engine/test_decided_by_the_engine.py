@@ -1,4 +1,4 @@
-"""The section "Decided by the engine" of VARIANT_RULES.md, one line at a time.
+"""The section "Decided by the engine" of docs/rules.md, one line at a time.
 
 Lines tested elsewhere, by the ruling they settle:
 

@@ -1,6 +1,6 @@
 """The engine's speed-ups give exactly what the plain code they replace gives.
 
-Hot paths were rewritten for throughput (issue 5): hand-written ``__init__`` for the flat
+Hot paths are written for throughput: hand-written ``__init__`` for the flat
 records, board tables derived once, the rule of every clearing counted in one inlined pass,
 shared move loads, the Decree's suit set while enumerating.  Each test here compares a fast
 path with the straightforward definition it must match, so a later edit of either side that

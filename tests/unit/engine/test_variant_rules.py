@@ -1,6 +1,6 @@
 """Frontier's rulings on the table, the map, the deck, setup, turn order and victory.
 
-Each test is named after the ruling (VARIANT_RULES.md) or base-rules section it checks.
+Each test is named after the ruling (docs/rules.md) or base-rules section it checks.
 """
 
 from __future__ import annotations

@@ -69,11 +69,11 @@ def test_codes_without_a_reason_get_their_default_one() -> None:
     assert ServiceError(grpc.StatusCode.UNAUTHENTICATED, "x").reason == "TOKEN_REQUIRED"
 
 
-def test_every_reason_is_in_the_readme_and_asserted_by_a_test() -> None:
-    readme = (ROOT / "README.md").read_text()
+def test_every_reason_is_in_the_operations_doc_and_asserted_by_a_test() -> None:
+    doc = (ROOT / "docs" / "operations.md").read_text()
     tests = "".join(p.read_text() for p in (ROOT / "tests").rglob("test_*.py"))
     for reason in sorted(REASONS):
-        assert f"`{reason}`" in readme, reason
+        assert f"`{reason}`" in doc, reason
         assert f'"{reason}"' in tests, f"no test asserts the reason {reason}"
 
 
