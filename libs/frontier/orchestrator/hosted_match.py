@@ -111,7 +111,7 @@ class HostedMatch:
     wake: asyncio.Event = field(default_factory=asyncio.Event)  # the referee's alarm
     sessions: dict[Seat, SessionListener] = field(default_factory=dict)  # bot streams
     # each seat's latest accepted command id and result, so that its retry, the common
-    # one, is answered exactly as the first time (older ones: see commit.CommitPath)
+    # one, is answered exactly as the first time (older ones: CommitPath._again)
     latest: dict[Seat, tuple[str, SubmitResult]] = field(default_factory=dict)
     referee: asyncio.Task[None] | None = None
     legal_cache: LegalCache = field(default_factory=LegalCache)

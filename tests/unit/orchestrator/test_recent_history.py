@@ -46,8 +46,8 @@ def _played(seed: int) -> tuple[HostedMatch, list[events_pb2.EventBatch], list[E
     """A whole match committed as the commit path does: the stream holds every batch, the
     hosted match what recent.py keeps of them."""
     config = make_config(seed=seed, lineup=LINEUP)
-    state = initial_state(config)
-    hosted = HostedMatch(MATCH_ID, config, initial_state(config), 0, {}, {})
+    state = initial_state(config)  # played in place: the hosted match ends at its end
+    hosted = HostedMatch(MATCH_ID, config, state, 0, {}, {})
     batches: list[events_pb2.EventBatch] = []
     every: list[Event] = []
     while (seat := to_act(state)) is not None:
@@ -67,7 +67,6 @@ def _played(seed: int) -> tuple[HostedMatch, list[events_pb2.EventBatch], list[E
         )
         hosted.remember(list(enumerate(events, start=first)), seat, record)
         every.extend(events)
-    hosted.state = state
     return hosted, batches, every
 
 
