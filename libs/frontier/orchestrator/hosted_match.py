@@ -44,10 +44,12 @@ def unix_ms() -> int:
     return int(time.time() * 1000)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CommittedBatch:
     """One command's batch once JetStream acknowledged it: what :meth:`HostedMatch.apply`
-    makes of the match, and what the caller's reply is built from."""
+    makes of the match, and what the caller's reply is built from.  Never changed once
+    built; not ``frozen``, whose ``__init__`` is several times slower, and this is built for
+    every command."""
 
     seat: Seat
     command_id: str
