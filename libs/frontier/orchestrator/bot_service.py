@@ -1,7 +1,7 @@
 """BotService: bots in any language play a seat over one bidirectional gRPC stream.
 
 The protocol is documented in ``proto/frontier/v1/bot.proto``.  This module only moves
-messages: every answer goes through :meth:`Orchestrator.answer`, the same single-writer
+messages: every answer goes through :meth:`Orchestrator.answer_decision`, the same single-writer
 pipeline as SubmitCommand, so a stream can never do more than the seat's token could do
 through MatchService.
 
@@ -34,7 +34,7 @@ from frontier.wire.convert import enum_to_proto
 
 from . import referee
 from .core import Orchestrator
-from .hosted import HostedMatch, NotOwner, unix_ms
+from .hosted_match import HostedMatch, NotOwner, unix_ms
 from .peers import FORWARDED, Peers, refuse_second_hop
 from .servicer import view_message
 
@@ -118,12 +118,11 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         except Exception as exc:
             await abort(context, exc)
         session = _Session(seat, hosted.clock.strike_limit)
-        previous = hosted.sessions.get(seat)
+        previous = hosted.attach(seat, session)
         if previous is not None:
             previous.close(
                 grpc.StatusCode.ABORTED, "a newer stream for this seat replaced this one"
             )
-        hosted.sessions[seat] = session
         reader = asyncio.ensure_future(self._read(request_iterator, hosted, session))
         try:
             yield self._welcome(hosted, seat)
@@ -137,8 +136,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await reader
-            if hosted.sessions.get(seat) is session:
-                del hosted.sessions[seat]
+            hosted.detach(seat, session)
 
     async def _relay(
         self,
@@ -252,7 +250,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
 
     async def _answer(self, hosted: HostedMatch, session: _Session, answer: bot_pb2.Answer) -> None:
         try:
-            reason = await self.core.answer(
+            reason = await self.core.answer_decision(
                 hosted, session.seat, answer.decision_id, answer.command_id
             )
         except asyncio.CancelledError:

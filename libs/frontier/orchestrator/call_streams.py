@@ -1,8 +1,8 @@
 """The client side of DomainCallService: unary domain calls as messages on open streams.
 
-Why: a unary gRPC call costs the orchestrator ~370 µs of CPU and the domain service ~500 µs;
-a request and its reply on an already open stream cost ~160 µs each (see domain.proto and
-runtime/domain_calls.py).  :class:`CallStreams` keeps a few Exchange streams open to one
+Why: a unary gRPC call costs both the orchestrator and the domain service several times the
+CPU of a request and its reply on an already open stream (see domain.proto, and
+docs/performance.md for the figures).  :class:`CallStreams` keeps a few Exchange streams open to one
 domain service and multiplexes every call over them, matching replies to calls by id.
 
 What a caller sees is what a unary call gives it (so the commit path handles both alike):

@@ -34,8 +34,8 @@ class DomainClients:
     """The orchestrator's calls to the domain services: decide, advance, evaluate.
 
     With ``FRONTIER_DOMAIN_STREAMS`` (the default) they go as messages on a few long-lived
-    DomainCallService streams per service (:mod:`.call_streams`: a third of a unary call's
-    CPU on both sides), else, or for a service that does not serve the stream, as the
+    DomainCallService streams per service (:mod:`.call_streams`: far less CPU than unary calls
+    on both sides), else, or for a service that does not serve the stream, as the
     unary RPCs.  Either way a call answers, or fails, as the unary RPC would."""
 
     def __init__(self, settings: OrchestratorSettings) -> None:
@@ -115,7 +115,7 @@ class DomainClients:
 
     async def decide(
         self, domain: Domain, ctx: domain_pb2.DomainContext, cmd: types_pb2.Command
-    ) -> Answer:
+    ) -> DomainReply:
         """The owning domain's events for one command; turn-order's include the advance
         after it (DecideTurnCommandRequest.advance: one round trip instead of two)."""
         rpc = self._decide_rpc[domain]
@@ -123,17 +123,20 @@ class DomainClients:
         if domain is Domain.TURN_ORDER:
             request.advance = True
         reply = await self._call(rpc, request)
-        return answer(reply.result)
+        return DomainReply.of(reply.result)
 
-    async def advance(self, ctx: domain_pb2.DomainContext) -> Answer:
+    async def advance(self, ctx: domain_pb2.DomainContext) -> DomainReply:
+        """Turn-order's steps, turns and rounds after the events in ``ctx``."""
         rpc = self._advance_rpc
         reply = await self._call(rpc, rpc.request_type(context=ctx))
-        return answer(reply.result)
+        return DomainReply.of(reply.result)
 
-    async def evaluate(self, ctx: domain_pb2.DomainContext) -> Answer:
+    async def evaluate(self, ctx: domain_pb2.DomainContext) -> DomainReply:
+        """Scoring's verdict after the events in ``ctx`` (the match's end at the round
+        limit)."""
         rpc = self._evaluate_rpc
         reply = await self._call(rpc, rpc.request_type(context=ctx))
-        return answer(reply.result)
+        return DomainReply.of(reply.result)
 
     async def _call(self, rpc: _Rpc, request: Any) -> Any:
         """``request``'s response, over the domain's streams when it can, else unary."""
@@ -173,8 +176,9 @@ def _rpc(domain: Domain, stub: Any, rpc: str, pb2: Any, request: str, response: 
 
 
 @dataclass(frozen=True, slots=True)
-class Answer:
-    """A domain's events, and which of its replicas decided them (see tails.py)."""
+class DomainReply:
+    """A domain service's events for one call, and which of its replicas decided them (see
+    tails.py)."""
 
     events: list[Event]
     replica: str
@@ -182,7 +186,8 @@ class Answer:
     # converting the events back (the conversion is lossless, so the bytes are the same)
     wire: list[types_pb2.Event]
 
-
-def answer(result: domain_pb2.DomainEvents) -> Answer:
-    wire = list(result.events)
-    return Answer([event_from_proto(e) for e in wire], result.replica, wire)
+    @classmethod
+    def of(cls, result: domain_pb2.DomainEvents) -> DomainReply:
+        """A reply's ``DomainEvents``, its events converted once."""
+        wire = list(result.events)
+        return cls([event_from_proto(e) for e in wire], result.replica, wire)

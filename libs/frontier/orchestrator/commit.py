@@ -1,38 +1,46 @@
-"""The commit path: how one resolved command becomes the match's next batch.
+"""The commit path: how one command becomes the match's next batch, top to bottom.
 
-For each accepted command, in this order, under the match's lock:
-  1. the command is checked against the seat's legal commands at the match's version (kept
-     per version: see legal_cache), so a bad command never reaches a domain service;
-  2. the owning domain service decides the command's events (told that step 1 checked the
-     command, so it does not list the legal commands again: DomainContext.legal_checked);
-  3. the turn-order service advances steps/turns/rounds on top of them -- in the same call
-     when the command is turn-order's own, and not at all when the engine's ``at_rest``
-     says there is nothing to advance, as after most commands (see _decide);
-  4. the scoring service ends the match at the round limit (R30);
-  5. the events, folded into a copy of the state as they came (a last consistency check), are
-     published as ONE JetStream message with the expected last subject sequence (single
-     writer), and only after the publish is acknowledged does the copy become the match's
-     state.
+A seat's command (:meth:`CommitPath.submit`) runs under the match's lock, in a task of its
+own (:mod:`.writes`), and takes these steps, each a function below:
+
+  1. **check** (:meth:`CommitPath._submit`, :func:`checked`, :func:`_check_legal`): a
+     retried command id gets its first result again; otherwise the expected version, the
+     match and the seat must be in play, and the command one of the seat's legal commands
+     at this version (:mod:`.legal_cache`), so a bad command never reaches a domain service;
+  2. **decide** (:meth:`CommitPath._decide`): the owning domain service decides the events
+     (told that step 1 checked the command: ``DomainContext.legal_checked``); turn-order
+     advances steps, turns and rounds on top of them (in the same call for its own
+     commands, not at all when the engine's ``at_rest`` says there is nothing to advance);
+     scoring ends the match at the round limit (R30);
+  3. **fold**: each step's events are folded into a copy of the state as they come, the
+     last consistency check of what the services sent;
+  4. **settle** (:func:`_settle`, :func:`_batch`): the referee's verdict on the seat's
+     clock, and the batch with its ``DecisionRecord``;
+  5. **publish** (:meth:`CommitPath._publish`): ONE JetStream message with the expected
+     last subject sequence (single writer); an unknown outcome is settled from NATS before
+     the match takes its next command;
+  6. **commit** (:meth:`CommitPath._apply`): only after the acknowledgement does the copy
+     become the match's state (:meth:`.hosted_match.HostedMatch.apply`); watchers, the
+     referee, bot streams and turn-notice subscribers are told;
+  7. **reply** (:func:`_reply`): the events, who acts next and, while it is still the
+     seat's turn, its next legal commands.
+
 Nothing is changed unless every step succeeds, so a failure anywhere leaves the match as it
-was and the client can retry with the same command id.  A publish whose outcome is unknown
-(a timeout, a lost connection) is not a failure: it is settled from NATS before the match
-takes its next command (:meth:`CommitPath._publish`), and each command runs in a task of its
-own that the caller's cancellation does not stop (:meth:`CommitPath.serialized`), so a
-match is never left behind its stream.
-
-Every command takes this one path, whoever chose it: a MatchService client, a bot's Play
-stream (:mod:`.bot_service`), or the match's referee (:mod:`.decisions`).  The batch's
-``DecisionRecord`` says which, with the seat's clock and strikes after it (:mod:`.referee`),
-so timeouts and takeovers are committed, replayed and recovered like any other command.
+was and the client can retry with the same command id.  Steps 1-6 are every command's path,
+whoever chose it: a MatchService client, a bot's Play stream (:mod:`.bot_service`) or the
+match's referee (:mod:`.decisions`) call :meth:`CommitPath.commit` alike.  The batch's
+``DecisionRecord`` says who answered, with the seat's clock after it (:mod:`.referee`), so
+timeouts and takeovers are committed, replayed and recovered like any other command.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, TypeVar
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import grpc
 
@@ -49,71 +57,31 @@ from frontier.runtime.errors import NATS_UNREACHABLE, ServiceError, shown
 from frontier.runtime.metrics import counted_commit
 from frontier.runtime.telemetry import span
 from frontier.store.matches import match_start
-from frontier.store.snapshot import CommandResult, Snapshot, encode
+from frontier.store.snapshot import CommandResult, SeatClock, encode
 from frontier.v1 import domain_pb2, events_pb2, types_pb2
 from frontier.wire.convert import command_to_proto, enum_to_proto
 
-from . import eager, referee
+from . import history, referee
 from .clients import DomainClients
-from .hosted import Committed, HostedMatch, unix_ms
+from .hosted_match import CommittedBatch, HostedMatch, SubmitResult
+from .legal_cache import Listed
 from .referee import AnsweredBy
+from .writes import Writes
 
 log = logging.getLogger("frontier.orchestrator")
-
-T = TypeVar("T")
 
 # How long a publish whose outcome is unknown waits before it is tried again: doubling up
 # to the maximum, for as long as NATS does not answer.
 SETTLE_FIRST_S = 0.05
 SETTLE_MAX_S = 1.0
 
-
-def resolve(hosted: HostedMatch, seat: Seat, command: Command | None, legal_id: str) -> Command:
-    """The command a request names: a full command of the token's seat, or a legal id."""
-    if command is None:
-        found = hosted.legal(seat).by_id.get(legal_id)
-        if found is not None:
-            return found
-        raise ServiceError(
-            grpc.StatusCode.FAILED_PRECONDITION,
-            f"no legal command with id {shown(legal_id)} for seat {seat.value} now",
-            "UNKNOWN_LEGAL_ID",
-        )
-    if command.seat is not seat:
-        raise ServiceError(
-            grpc.StatusCode.PERMISSION_DENIED,
-            f"the token acts for seat {seat.value}, not {command.seat.value}",
-            "WRONG_SEAT",
-        )
-    return command
-
-
-def check_not_taken_over(hosted: HostedMatch, seat: Seat) -> None:
-    """Refuse a seat's own command once the match ended (finished or abandoned), or once
-    the built-in bot plays the seat."""
-    if hosted.abandoned:
-        raise ServiceError(
-            grpc.StatusCode.FAILED_PRECONDITION,
-            "the match was abandoned (nobody acted in it for the server's idle timeout)",
-            "MATCH_ABANDONED",
-        )
-    if hosted.state.over:
-        raise ServiceError(
-            grpc.StatusCode.FAILED_PRECONDITION,
-            f"the match is over (winner: {hosted.state.winner})",
-            "MATCH_OVER",
-        )
-    if hosted.clock_of(seat).taken_over:
-        raise ServiceError(
-            grpc.StatusCode.FAILED_PRECONDITION,
-            f"seat {seat.value} missed {hosted.clock.strike_limit} deadlines and is played "
-            "by the built-in bot for the rest of the match",
-            "SEAT_TAKEN_OVER",
-        )
+# What deciding one command gave: its events, the same as protobuf, the state they lead
+# to, and the legal commands of that state's turn seat when they were listed on the way.
+Decided = tuple[list[Event], list[types_pb2.Event], State, list[Command] | None]
 
 
 class CommitPath:
-    """Steps 1-5 for one match at a time (the caller holds the match's lock)."""
+    """The steps of the module docstring, for one match at a time."""
 
     def __init__(
         self,
@@ -127,89 +95,116 @@ class CommitPath:
         self.clients = clients
         self.snapshot_every = snapshot_every
         self.on_conflict = on_conflict  # another orchestrator wrote the match: forget it
-        self.settle_wait_s = settle_wait_s
-        self._background: set[asyncio.Task[None]] = set()
-        self._writes: set[asyncio.Task[None]] = set()  # commands under way (see serialized)
+        self.writes = Writes(settle_wait_s)
+        # every change to a match runs through it, one at a time (see writes.py)
+        self.serialized = self.writes.serialized
+        self._background: set[asyncio.Task[None]] = set()  # snapshots and notices
+
+    # ----- a seat's command, from the request to the reply ----------------------------------
+    async def submit(
+        self,
+        hosted: HostedMatch,
+        seat: Seat,
+        command_id: str,
+        expected_version: int,
+        command: Command | None,
+        legal_id: str,
+    ) -> SubmitResult:
+        """``seat``'s command, as SubmitCommand names it (a full command or a legal id;
+        ``expected_version`` -1: any), committed or refused with a ServiceError."""
+        work = functools.partial(
+            self._submit, hosted, seat, command_id, expected_version, command, legal_id
+        )
+        return await self.writes.serialized(hosted, work)
+
+    async def _submit(
+        self,
+        hosted: HostedMatch,
+        seat: Seat,
+        command_id: str,
+        expected_version: int,
+        command: Command | None,
+        legal_id: str,
+    ) -> SubmitResult:
+        """Under the match's lock: check, commit (steps 1-6), reply."""
+        done = hosted.command_ids.get((seat.value, command_id)) if command_id else None
+        if done is not None:
+            return await self._again(hosted, seat, command_id, done, command, legal_id)
+        cmd = checked(hosted, seat, expected_version, command, legal_id)
+        batch = await self.commit(hosted, seat, cmd, command_id, referee.SEAT)
+        return _reply(hosted, batch)
 
     @counted_commit
     async def commit(
         self, hosted: HostedMatch, seat: Seat, cmd: Command, command_id: str, by: AnsweredBy
-    ) -> Committed:
-        """Steps 1-5 of the module docstring for one resolved command; the caller holds the
-        match's lock and has checked the version and the seat."""
-        state = hosted.state
-        legal = hosted.legal(cmd.seat)
-        key = cmd.key()
-        if not legal.contains(cmd, key):
-            check(state, cmd, legal.commands)  # raises, saying why not
-            raise AssertionError(f"check() accepted {key}, not in the legal list")
+    ) -> CommittedBatch:
+        """Steps 1-6 for one resolved command; the caller holds the match's lock and has
+        checked the version, the match and the seat."""
+        key = _check_legal(hosted, cmd)
         wire_cmd = command_to_proto(cmd)  # once: the domain's request and the batch
         events, wire, new_state, next_legal = await self._decide(hosted, cmd, wire_cmd)
-        elapsed_ms = int((time.monotonic() - hosted.opened_at) * 1000)
-        record, clock_after = referee.settle(
-            hosted.clock, hosted.clock_of(seat), str(state.version), by, elapsed_ms
-        )
-        first = state.version + 1
+        first = hosted.state.version + 1
         numbered = list(enumerate(events, start=first))
-        batch = events_pb2.EventBatch(
-            match_id=hosted.match_id,
-            envelopes=[
-                events_pb2.EventEnvelope(match_id=hosted.match_id, seq=s, state_version=s, event=w)
-                for (s, _), w in zip(numbered, wire, strict=True)
-            ],
-            command_id=command_id,
-            seat=types_pb2.Seat.ValueType(enum_to_proto(seat)),
-            command=wire_cmd,
-            decision=record,
-        )
+        record, clock = _settle(hosted, seat, by)
+        batch = _batch(hosted, seat, command_id, wire_cmd, record, numbered, wire)
         with span("nats.publish events"):
             stream_seq = await self._publish(hosted, batch)
-        hosted.state = new_state
-        if next_legal is not None and new_state.turn_seat is not None:
-            hosted.legal_cache.seed(new_state, new_state.turn_seat, next_legal)
-        hosted.stream_seq = stream_seq
-        envelopes = list(batch.envelopes)
-        if new_state.over:
-            hosted.tails.forget()
-            self._ended(hosted, first)
-        else:
-            hosted.tails.committed(envelopes)
-        hosted.remember(numbered, seat, record)
-        hosted.clocks[seat] = clock_after
-        if command_id:
-            after = to_act(new_state)
-            hosted.command_ids[(seat.value, command_id)] = CommandResult(
-                first, new_state.version, key, after.value if after else "", new_state.winner
-            )
-        hosted.since_snapshot += 1
-        if hosted.since_snapshot >= self.snapshot_every or new_state.over:
-            hosted.since_snapshot = 0
-            self._spawn(self._snapshot(hosted))
-        hosted.opened_at = hosted.last_command = time.monotonic()
-        hosted.opened_unix_ms = unix_ms()
-        async with hosted.changed:
-            hosted.changed.notify_all()
-        hosted.wake.set()
-        for session in list(hosted.sessions.values()):
-            session.on_commit(seat, cmd, record)
-        await self._announce_turn(hosted, to_act(new_state))
-        return Committed(numbered, envelopes)
+        committed = CommittedBatch(
+            seat,
+            command_id,
+            key,
+            numbered,
+            list(batch.envelopes),
+            record,
+            clock,
+            new_state,
+            stream_seq,
+            next_legal,
+        )
+        await self._apply(hosted, committed, cmd)
+        return committed
 
-    async def abandon(self, hosted: HostedMatch, reason: str) -> None:
-        """End the match unplayed: one batch with ``abandoned`` set and no events (the
-        caller holds the match's lock).  Its bot streams get MatchOver with no winner."""
-        batch = events_pb2.EventBatch(match_id=hosted.match_id, abandoned=True)
-        hosted.stream_seq = await self._publish(hosted, batch)
-        hosted.abandoned = True
-        hosted.tails.forget()
-        self._ended(hosted, hosted.state.version + 1)
-        async with hosted.changed:
-            hosted.changed.notify_all()
-        hosted.wake.set()
-        for session in list(hosted.sessions.values()):
-            session.poke()
-        log.info("match %s: %s", hosted.match_id, reason)
+    # ----- step 2-3: decide and fold --------------------------------------------------------
+    async def _decide(
+        self, hosted: HostedMatch, cmd: Command, wire_cmd: types_pb2.Command
+    ) -> Decided:
+        """The command's events (and as protobuf), folded into a new state object (the
+        match's state is not touched), and, when they were listed on the way, the legal
+        commands of that state's turn seat."""
+        state = hosted.state
+        domain = owner(state, cmd)
+        context = _context(hosted, domain, [])
+        context.legal_checked = True  # step 1 did, at this version (see DomainContext)
+        decided = await self.clients.decide(domain, context, wire_cmd)
+        hosted.tails.heard(domain, decided.replica, state.version)
+        events, wire = decided.events, decided.wire
+        new_state = state.clone()
+        fold(new_state, events)
+        # A turn-order command came back advanced already (see DomainClients.decide); any
+        # other may leave the match with steps to run.
+        if not _round_limit(events):
+            rest, commands = at_rest(new_state)
+            if rest:
+                # Nothing to advance (most commands: the seat still has choices in its step,
+                # or a decision is open, or turn-order advanced), so the turn-order round
+                # trip would return no events.  The commands listed to find that out are the
+                # next legal list: keep them.
+                return events, wire, new_state, commands
+            advanced = await self.clients.advance(_context(hosted, Domain.TURN_ORDER, wire))
+            hosted.tails.heard(Domain.TURN_ORDER, advanced.replica, state.version)
+            fold(new_state, advanced.events)
+            events, wire = [*events, *advanced.events], [*wire, *advanced.wire]
+            if not _round_limit(advanced.events):
+                # Scoring's verdict only ever follows the round limit (the 90-point win is
+                # checked as points are scored, inside whichever domain scores them), so the
+                # scoring hop is skipped on every other command: one round trip less.
+                return events, wire, new_state, None
+        finished = await self.clients.evaluate(_context(hosted, Domain.SCORING, wire))
+        hosted.tails.heard(Domain.SCORING, finished.replica, state.version)
+        fold(new_state, finished.events)
+        return [*events, *finished.events], [*wire, *finished.wire], new_state, None
 
+    # ----- step 5: publish ------------------------------------------------------------------
     async def _publish(self, hosted: HostedMatch, batch: events_pb2.EventBatch) -> int:
         """Publish ``batch`` and settle its outcome: its stream sequence once it is in the
         stream, ServiceError ABORTED when another batch took its place (the match is then
@@ -247,130 +242,85 @@ class CommitPath:
             await asyncio.sleep(delay)
             delay = min(delay * 2, SETTLE_MAX_S)
 
-    async def serialized(self, hosted: HostedMatch, work: Callable[[], Awaitable[T]]) -> T:
-        """Run ``work`` under the match's lock in a task of its own, and wait for it.
+    # ----- step 6: commit -------------------------------------------------------------------
+    async def _apply(self, hosted: HostedMatch, batch: CommittedBatch, cmd: Command) -> None:
+        """The acknowledged batch becomes the match's state; then everyone who follows the
+        match hears of it."""
+        snapshot_due = hosted.apply(batch, self.snapshot_every)
+        if batch.state.over:
+            self._spawn(self._announce_end(hosted))
+        if snapshot_due:
+            self._spawn(self._snapshot(hosted))
+        await hosted.tell_readers()
+        for session in list(hosted.sessions.values()):
+            session.on_commit(batch.seat, cmd, batch.record)
+        await self._announce_turn(hosted)
 
-        The caller's cancellation (its client's deadline, a closed stream) never stops a
-        command halfway: the task goes on, settles the publish and advances the match, and
-        a retry with the same command id then finds the first result.  A caller that waited
-        ``settle_wait_s`` without an answer gets UNAVAILABLE (the task still goes on).
+    async def abandon(self, hosted: HostedMatch, reason: str) -> None:
+        """End the match unplayed: one batch with ``abandoned`` set and no events (the
+        caller holds the match's lock).  Its bot streams get MatchOver with no winner."""
+        batch = events_pb2.EventBatch(match_id=hosted.match_id, abandoned=True)
+        hosted.abandon(await self._publish(hosted, batch))
+        self._spawn(self._announce_end(hosted))
+        await hosted.tell_readers()
+        for session in list(hosted.sessions.values()):
+            session.poke()
+        log.info("match %s: %s", hosted.match_id, reason)
 
-        The work's first step (up to its first wait: the lock taken, the command checked,
-        the domain request queued) runs now, in the caller's turn of the loop, and the
-        task's last step hands the result to the caller itself (see eager.py): two loop
-        iterations fewer per command than a task started and awaited the usual way."""
-        loop = asyncio.get_running_loop()
-        answer: asyncio.Future[T] = loop.create_future()
-        task = eager.start(self._locked(hosted, work), answer)
-        if task is not None:
-            self._writes.add(task)
-            task.add_done_callback(self._write_done)
-        if not answer.done():
-            timer = loop.call_later(self.settle_wait_s, self._not_settled, answer)
-            try:
-                await answer  # cancelled with the caller: only the future, not the task
-            finally:
-                timer.cancel()
-        return answer.result()
-
-    def _not_settled(self, answer: asyncio.Future[Any]) -> None:
-        if not answer.done():
-            answer.set_exception(
-                ServiceError(
-                    grpc.StatusCode.UNAVAILABLE,
-                    f"the command is not settled after {self.settle_wait_s:g}s (NATS or a "
-                    "domain service is slow or unreachable); retry with the same command id: "
-                    "the retry returns its result once it is settled",
-                    "NOT_SETTLED",
-                )
+    # ----- a retried command id -------------------------------------------------------------
+    async def _again(
+        self,
+        hosted: HostedMatch,
+        seat: Seat,
+        command_id: str,
+        done: CommandResult,
+        command: Command | None,
+        legal_id: str,
+    ) -> SubmitResult:
+        """A retry of an accepted command: the first result again, exactly.  The same id
+        with another command is refused: it would otherwise be silently not applied."""
+        asked = legal_id if command is None else command.key()
+        if asked != done.command:
+            raise ServiceError(
+                grpc.StatusCode.ALREADY_EXISTS,
+                f"seat {seat.value} already used command id {shown(command_id)} for another "
+                f"command ({shown(done.command)}); a new command needs a new id",
+                "COMMAND_ID_REUSED",
             )
+        latest = hosted.latest.get(seat)
+        if latest is not None and latest[0] == command_id:
+            return latest[1]
+        # An older command, or the first answer was given before a restart: the same events,
+        # seat to act and winner; the legal commands only while the match has not moved
+        # on (after that they would be stale).
+        still = hosted.state.version == done.last
+        return SubmitResult(
+            await history.events_between(self.bus, hosted, done.first, done.last),
+            Seat(done.to_act) if done.to_act else None,
+            done.winner,
+            _next_legal(hosted, seat) if still and done.to_act == seat.value else None,
+        )
 
-    @staticmethod
-    async def _locked(hosted: HostedMatch, work: Callable[[], Awaitable[T]]) -> T:
-        async with hosted.lock:
-            return await work()
-
-    def _write_done(self, task: asyncio.Task[None]) -> None:
-        self._writes.discard(task)
-
-    async def _decide(
-        self, hosted: HostedMatch, cmd: Command, wire_cmd: types_pb2.Command
-    ) -> tuple[list[Event], list[types_pb2.Event], State, list[Command] | None]:
-        """Steps 2-4: the command's events (and as protobuf), the state they lead to (a new
-        object; the match's state is not touched; each step's events are folded as they
-        come, which is also the last consistency check of what the services sent) and, when
-        they were listed on the way, the legal commands of that state's turn seat."""
-        state = hosted.state
-        domain = owner(state, cmd)
-        context = _context(hosted, domain, [])
-        context.legal_checked = True  # step 1 did, at this version (see DomainContext)
-        decided = await self.clients.decide(domain, context, wire_cmd)
-        hosted.tails.heard(domain, decided.replica, state.version)
-        events, wire = decided.events, decided.wire
-        new_state = state.clone()
-        fold(new_state, events)
-        # A turn-order command came back advanced already (see DomainClients.decide); any
-        # other may leave the match with steps to run.
-        if not _round_limit(events):
-            rest, commands = at_rest(new_state)
-            if rest:
-                # Nothing to advance (most commands: the seat still has choices in its step,
-                # or a decision is open, or turn-order advanced), so the turn-order round
-                # trip would return no events.  The commands listed to find that out are the
-                # next legal list: keep them.
-                return events, wire, new_state, commands
-            advanced = await self.clients.advance(_context(hosted, Domain.TURN_ORDER, wire))
-            hosted.tails.heard(Domain.TURN_ORDER, advanced.replica, state.version)
-            fold(new_state, advanced.events)
-            events, wire = [*events, *advanced.events], [*wire, *advanced.wire]
-            if not _round_limit(advanced.events):
-                # Scoring's verdict only ever follows the round limit (the 90-point win is
-                # checked as points are scored, inside whichever domain scores them), so the
-                # scoring hop is skipped on every other command: one round trip less.
-                return events, wire, new_state, None
-        finished = await self.clients.evaluate(_context(hosted, Domain.SCORING, wire))
-        hosted.tails.heard(Domain.SCORING, finished.replica, state.version)
-        fold(new_state, finished.events)
-        return [*events, *finished.events], [*wire, *finished.wire], new_state, None
-
+    # ----- after a commit: snapshots and notices ----------------------------------------------
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(coro)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
     async def _snapshot(self, hosted: HostedMatch) -> None:
-        snap = Snapshot(
-            hosted.state,
-            hosted.stream_seq,
-            dict(hosted.command_ids),
-            {seat.value: clock for seat, clock in hosted.clocks.items()},
-        )
         try:
-            await self.bus.put_snapshot(hosted.match_id, encode(snap))
+            await self.bus.put_snapshot(hosted.match_id, encode(hosted.snapshot()))
         except Exception:  # a snapshot is an optimisation; the stream is the truth
             log.warning("snapshot of %s failed", hosted.match_id, exc_info=True)
 
-    async def _announce_turn(self, hosted: HostedMatch, actor: Seat | None) -> None:
+    async def _announce_turn(self, hosted: HostedMatch) -> None:
         """Core NATS, fire and forget: written to the socket at once (answers.publish: no
         wake of nats-py's flusher task), so it is awaited in line rather than given a task
         of its own."""
-        # Spelled out rather than json.dumps: the values are two integers and a seat name
-        # (letters and digits), and this runs after every command.
-        seat, deadline = (actor.value, hosted.deadline_unix_ms(actor)) if actor else ("", 0)
-        notice = (
-            f'{{"version": {hosted.state.version}, "to_act": "{seat}", '
-            f'"deadline_unix_ms": {deadline}}}'
-        )
         try:
-            await publish_now(self.bus.nc, turn_subject(hosted.match_id), notice.encode())
+            await publish_now(self.bus.nc, turn_subject(hosted.match_id), hosted.turn_notice())
         except Exception:
             log.debug("turn notice failed", exc_info=True)
-
-    def _ended(self, hosted: HostedMatch, last_batch: int) -> None:
-        """The match ended: it sheds what only play needs (HostedMatch.shed), and the
-        domain services are told to drop it."""
-        hosted.shed(last_batch)
-        self._spawn(self._announce_end(hosted))
 
     async def _announce_end(self, hosted: HostedMatch) -> None:
         """Lobby notice, core NATS: the domain services drop the match's projection (one
@@ -382,12 +332,87 @@ class CommitPath:
 
     async def close(self) -> None:
         """Stop the commands still waiting for NATS, then wait for the snapshots."""
-        for write in list(self._writes):
-            write.cancel()
+        self.writes.cancel()
         for task in list(self._background):
             await task
 
 
+# ----- step 1: check ----------------------------------------------------------------------------
+def checked(
+    hosted: HostedMatch,
+    seat: Seat,
+    expected_version: int,
+    command: Command | None,
+    legal_id: str,
+) -> Command:
+    """The command a request names, once its version, the match and the seat allow it."""
+    if expected_version >= 0 and expected_version != hosted.state.version:
+        raise ServiceError(
+            grpc.StatusCode.ABORTED,
+            f"stale version: you expected {expected_version}, the match is at "
+            f"{hosted.state.version}",
+            "STALE_VERSION",
+        )
+    check_not_taken_over(hosted, seat)
+    return resolve(hosted, seat, command, legal_id)
+
+
+def check_not_taken_over(hosted: HostedMatch, seat: Seat) -> None:
+    """Refuse a seat's own command once the match ended (finished or abandoned), or once
+    the built-in bot plays the seat."""
+    if hosted.abandoned:
+        raise ServiceError(
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "the match was abandoned (nobody acted in it for the server's idle timeout)",
+            "MATCH_ABANDONED",
+        )
+    if hosted.state.over:
+        raise ServiceError(
+            grpc.StatusCode.FAILED_PRECONDITION,
+            f"the match is over (winner: {hosted.state.winner})",
+            "MATCH_OVER",
+        )
+    if hosted.clock_of(seat).taken_over:
+        raise ServiceError(
+            grpc.StatusCode.FAILED_PRECONDITION,
+            f"seat {seat.value} missed {hosted.clock.strike_limit} deadlines and is played "
+            "by the built-in bot for the rest of the match",
+            "SEAT_TAKEN_OVER",
+        )
+
+
+def resolve(hosted: HostedMatch, seat: Seat, command: Command | None, legal_id: str) -> Command:
+    """The command a request names: a full command of the token's seat, or a legal id."""
+    if command is None:
+        found = hosted.legal(seat).by_id.get(legal_id)
+        if found is not None:
+            return found
+        raise ServiceError(
+            grpc.StatusCode.FAILED_PRECONDITION,
+            f"no legal command with id {shown(legal_id)} for seat {seat.value} now",
+            "UNKNOWN_LEGAL_ID",
+        )
+    if command.seat is not seat:
+        raise ServiceError(
+            grpc.StatusCode.PERMISSION_DENIED,
+            f"the token acts for seat {seat.value}, not {command.seat.value}",
+            "WRONG_SEAT",
+        )
+    return command
+
+
+def _check_legal(hosted: HostedMatch, cmd: Command) -> str:
+    """``cmd``'s key, once it is one of its seat's legal commands now (else the engine's
+    ``check`` raises, saying why not)."""
+    legal = hosted.legal(cmd.seat)
+    key = cmd.key()
+    if not legal.contains(cmd, key):
+        check(hosted.state, cmd, legal.commands)  # raises, saying why not
+        raise AssertionError(f"check() accepted {key}, not in the legal list")
+    return key
+
+
+# ----- step 2: the domain requests' context ------------------------------------------------------
 def _round_limit(events: list[Event]) -> bool:
     """Whether ``events`` reach the round limit (R30), after which scoring ends the match."""
     return any(e.kind is EventKind.ROUND_LIMIT_REACHED for e in events)
@@ -410,3 +435,60 @@ def _context(
         # (a new match costs the domain services nothing until they are asked about it)
         context.start.CopyFrom(match_start(hosted.config))
     return hosted.tails.merge_into(context, domain, version)
+
+
+# ----- step 4: settle ----------------------------------------------------------------------------
+def _settle(
+    hosted: HostedMatch, seat: Seat, by: AnsweredBy
+) -> tuple[events_pb2.DecisionRecord, SeatClock]:
+    """The decision's record and the seat's clock after it (see referee.settle)."""
+    elapsed_ms = int((time.monotonic() - hosted.opened_at) * 1000)
+    return referee.settle(
+        hosted.clock, hosted.clock_of(seat), str(hosted.state.version), by, elapsed_ms
+    )
+
+
+def _batch(
+    hosted: HostedMatch,
+    seat: Seat,
+    command_id: str,
+    wire_cmd: types_pb2.Command,
+    record: events_pb2.DecisionRecord,
+    numbered: list[tuple[int, Event]],
+    wire: list[types_pb2.Event],
+) -> events_pb2.EventBatch:
+    """The batch to publish: the numbered events (as the services sent them), the command
+    and its decision record."""
+    match_id = hosted.match_id
+    return events_pb2.EventBatch(
+        match_id=match_id,
+        envelopes=[
+            events_pb2.EventEnvelope(match_id=match_id, seq=s, state_version=s, event=w)
+            for (s, _), w in zip(numbered, wire, strict=True)
+        ],
+        command_id=command_id,
+        seat=types_pb2.Seat.ValueType(enum_to_proto(seat)),
+        command=wire_cmd,
+        decision=record,
+    )
+
+
+# ----- step 7: reply -----------------------------------------------------------------------------
+def _reply(hosted: HostedMatch, batch: CommittedBatch) -> SubmitResult:
+    """What the seat is told of its committed command (kept for a retry of its id)."""
+    state = batch.state
+    result = SubmitResult(
+        batch.events,
+        to_act(state),
+        state.winner,
+        _next_legal(hosted, batch.seat),
+        batch.envelopes,
+    )
+    if batch.command_id:
+        hosted.keep_reply(batch.seat, batch.command_id, result)
+    return result
+
+
+def _next_legal(hosted: HostedMatch, seat: Seat) -> Listed | None:
+    """``seat``'s legal commands now if it is the seat to act, else none."""
+    return hosted.legal(seat).listed() if to_act(hosted.state) is seat else None

@@ -1,48 +1,97 @@
 """The orchestrator: the public operations of MatchService and BotService on its matches.
 
 :class:`Orchestrator` is what the gRPC servicers (:mod:`.servicer`, :mod:`.bot_service`)
-call, free of gRPC plumbing.  Each operation finds the match (:mod:`.hosting`, which also
-creates, loads, leases, unloads and recovers matches), authenticates the seat, and hands
-the match to the part that holds the concern:
+call, free of gRPC plumbing.  It holds the parts that each keep one concern, and each
+operation finds the match, authenticates the caller and hands the match to the part that
+acts on it:
 
-* :mod:`.commit`: the single-writer commit path of every command;
-* :mod:`.decisions`: the open decision, bot answers and the referee's automatic answers;
-* :mod:`.history`: watching, seat replays and the event history;
-* :mod:`.hosted`: what is kept in memory for each match.
+* :class:`.match_host.MatchHost` (``host``): the hosted matches, created, loaded, leased,
+  unloaded and recovered;
+* :class:`.commit.CommitPath` (``commits``): the single-writer commit path of every command;
+* :class:`.decisions.Decisions` (``decisions``): the open decision, bot answers and the
+  referee's automatic answers;
+* :class:`.seating.Seating` (``seating``): open seats, their claims and the host's powers;
+* :mod:`.history`: watching, seat replays and the event history.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import time
 from collections.abc import AsyncIterator, Mapping
 
 import grpc
 
 from frontier.bots.standing import StandingPolicy
-from frontier.engine import Seat, to_act
+from frontier.engine import Seat
 from frontier.engine.model import Command, Event
-from frontier.runtime.errors import ServiceError, shown
+from frontier.runtime.bus import Bus
+from frontier.runtime.errors import ServiceError
 from frontier.store.matches import token_hash
-from frontier.store.snapshot import CommandResult
 from frontier.v1 import events_pb2
 
-from . import history, referee
-from .commit import check_not_taken_over, resolve
-from .decisions import open_decision
-from .hosted import Accepted, HostedMatch
-from .legal_cache import Listed
+from . import history
+from .clients import DomainClients
+from .commit import CommitPath
+from .decisions import DEFAULT_BOT_THREADS, Decisions, open_decision
+from .hosted_match import HostedMatch, SubmitResult
+from .leases import Leases
+from .match_host import MatchHost
 from .seating import Seating
 
+log = logging.getLogger("frontier.orchestrator")
 
-class Orchestrator(Seating):
+
+class Orchestrator:
     """The operations of MatchService and BotService on the hosted matches."""
 
+    def __init__(
+        self,
+        bus: Bus,
+        clients: DomainClients,
+        snapshot_every: int,
+        leases: Leases | None = None,
+        finished_ttl_s: float = 300.0,
+        settle_wait_s: float = 5.0,
+        idle_timeout_s: float = 0.0,
+        max_matches: int = 1000,
+        bot_threads: int = DEFAULT_BOT_THREADS,
+    ) -> None:
+        self.bus = bus
+        self.idle_timeout_s = idle_timeout_s  # 0: matches are never abandoned
+        self.host = MatchHost(bus, self._hosted, leases, finished_ttl_s, max_matches)
+        self.commits = CommitPath(bus, clients, snapshot_every, self.host.drop, settle_wait_s)
+        self.decisions = Decisions(
+            self.commits, self.host.is_hosted, lambda: self.host.draining, bot_threads
+        )
+        self.seating = Seating(bus, self.host, self.commits, self.decisions)
+
+    def _hosted(self, hosted: HostedMatch) -> None:
+        """A match came in (created or loaded): its referee starts if it needs one."""
+        self.decisions.ensure_referee(hosted)
+
+    # ----- the hosted matches ------------------------------------------------------------------
+    @property
+    def matches(self) -> dict[str, HostedMatch]:
+        return self.host.matches
+
+    @property
+    def draining(self) -> bool:
+        return self.host.draining
+
+    async def get(self, match_id: str) -> HostedMatch:
+        """The hosted match ``match_id`` (loaded on first use; NotOwner: served elsewhere)."""
+        return await self.host.get(match_id)
+
+    # ----- who a token is ----------------------------------------------------------------------
     def seat_for(self, hosted: HostedMatch, token: str) -> Seat:
         if not token:
             raise ServiceError(
                 grpc.StatusCode.UNAUTHENTICATED, "a seat token is required", "TOKEN_REQUIRED"
             )
         seat = hosted.seat_by_token_hash.get(token_hash(token))
-        if seat is None and self.is_host(hosted, token):
+        if seat is None and self.seating.is_host(hosted, token):
             raise ServiceError(
                 grpc.StatusCode.PERMISSION_DENIED,
                 "the host token acts for no seat (it manages the match and sees what a "
@@ -60,11 +109,11 @@ class Orchestrator(Seating):
     def viewer_for(self, hosted: HostedMatch, token: str) -> Seat | None:
         """The seat whose view ``token`` reads: None (the spectator) for no token and for
         the host token."""
-        if not token or self.is_host(hosted, token):
+        if not token or self.seating.is_host(hosted, token):
             return None
         return self.seat_for(hosted, token)
 
-    # ----- commands --------------------------------------------------------------------------
+    # ----- commands ----------------------------------------------------------------------------
     async def submit(
         self,
         hosted: HostedMatch,
@@ -73,79 +122,24 @@ class Orchestrator(Seating):
         expected_version: int,
         command: Command | None,
         legal_id: str,
-    ) -> Accepted:
+    ) -> SubmitResult:
         """``seat``'s command (the caller found the match and the token's seat: it reads
-        both again for its reply, so they are looked up once per request)."""
-
-        async def work() -> Accepted:
-            done = hosted.command_ids.get((seat.value, command_id)) if command_id else None
-            if done is not None:
-                return await self._again(hosted, seat, command_id, done, command, legal_id)
-            state = hosted.state
-            if expected_version >= 0 and expected_version != state.version:
-                raise ServiceError(
-                    grpc.StatusCode.ABORTED,
-                    f"stale version: you expected {expected_version}, the match is at "
-                    f"{state.version}",
-                    "STALE_VERSION",
-                )
-            check_not_taken_over(hosted, seat)
-            cmd = resolve(hosted, seat, command, legal_id)
-            committed = await self.commits.commit(hosted, seat, cmd, command_id, referee.SEAT)
-            accepted = Accepted(
-                committed.events,
-                to_act(hosted.state),
-                hosted.state.winner,
-                _next_legal(hosted, seat),
-                committed.envelopes,
-            )
-            if command_id:
-                hosted.latest[seat] = (command_id, accepted.kept())
-            return accepted
-
-        return await self.commits.serialized(hosted, work)
-
-    async def _again(
-        self,
-        hosted: HostedMatch,
-        seat: Seat,
-        command_id: str,
-        done: CommandResult,
-        command: Command | None,
-        legal_id: str,
-    ) -> Accepted:
-        """A retry of an accepted command: the first result again, exactly.  The same id
-        with another command is refused: it would otherwise be silently not applied."""
-        asked = legal_id if command is None else command.key()
-        if asked != done.command:
-            raise ServiceError(
-                grpc.StatusCode.ALREADY_EXISTS,
-                f"seat {seat.value} already used command id {shown(command_id)} for another "
-                f"command ({shown(done.command)}); a new command needs a new id",
-                "COMMAND_ID_REUSED",
-            )
-        latest = hosted.latest.get(seat)
-        if latest is not None and latest[0] == command_id:
-            return latest[1]
-        # An older command, or the first answer was given before a restart: the same events,
-        # seat to act and winner; the legal commands only while the match has not moved
-        # on (after that they would be stale).
-        still = hosted.state.version == done.last
-        return Accepted(
-            await history.events_between(self.bus, hosted, done.first, done.last),
-            Seat(done.to_act) if done.to_act else None,
-            done.winner,
-            _next_legal(hosted, seat) if still and done.to_act == seat.value else None,
+        both again for its reply, so they are looked up once per request); see
+        :meth:`.commit.CommitPath.submit`."""
+        return await self.commits.submit(
+            hosted, seat, command_id, expected_version, command, legal_id
         )
 
-    # ----- bots and standing answers ---------------------------------------------------------
+    # ----- bots and standing answers -----------------------------------------------------------
     def open_decision(self, hosted: HostedMatch, seat: Seat) -> str | None:
         """See :func:`.decisions.open_decision`."""
         return open_decision(hosted, seat)
 
-    async def answer(self, hosted: HostedMatch, seat: Seat, decision_id: str, legal_id: str) -> str:
-        """A bot's answer: see :meth:`.decisions.Decisions.answer`."""
-        return await self.decisions.answer(hosted, seat, decision_id, legal_id)
+    async def answer_decision(
+        self, hosted: HostedMatch, seat: Seat, decision_id: str, legal_id: str
+    ) -> str:
+        """A bot's answer: see :meth:`.decisions.Decisions.answer_decision`."""
+        return await self.decisions.answer_decision(hosted, seat, decision_id, legal_id)
 
     async def set_standing(
         self, match_id: str, token: str, answers: Mapping[str, StandingPolicy]
@@ -154,10 +148,7 @@ class Orchestrator(Seating):
         seat = self.seat_for(hosted, token)
         stored = dict(sorted(answers.items()))
         await self.bus.put_standing(match_id, seat.value, {k: v.value for k, v in stored.items()})
-        if stored:
-            hosted.standing[seat] = stored
-        else:
-            hosted.standing.pop(seat, None)
+        hosted.set_standing(seat, stored)
         self.decisions.ensure_referee(hosted)
         hosted.wake.set()
         for session in list(hosted.sessions.values()):
@@ -168,7 +159,7 @@ class Orchestrator(Seating):
         hosted = await self.get(match_id)
         return dict(hosted.standing.get(self.seat_for(hosted, token), {}))
 
-    # ----- history -----------------------------------------------------------------------
+    # ----- history -----------------------------------------------------------------------------
     async def watch(
         self, match_id: str, token: str, from_version: int
     ) -> AsyncIterator[tuple[int, Event, events_pb2.DecisionRecord | None]]:
@@ -185,7 +176,57 @@ class Orchestrator(Seating):
         hosted = await self.get(match_id)
         return await history.export_replay(self.bus, hosted, self.viewer_for(hosted, token))
 
+    # ----- the server's life -------------------------------------------------------------------
+    async def resume(self) -> None:
+        """After a (re)start: see :meth:`.match_host.MatchHost.resume`."""
+        await self.host.resume()
 
-def _next_legal(hosted: HostedMatch, seat: Seat) -> Listed | None:
-    """``seat``'s legal commands now if it is the seat to act, else none."""
-    return hosted.legal(seat).listed() if to_act(hosted.state) is seat else None
+    async def keep_leases(self) -> None:
+        """While we live: see :meth:`.match_host.MatchHost.keep_leases`."""
+        await self.host.keep_leases()
+
+    async def unload_finished(self) -> None:
+        """While we live: abandon idle matches (:meth:`abandon_idle`) and unload finished
+        ones nobody uses (:meth:`.match_host.MatchHost.unload_idle`)."""
+        host = self.host
+        shortest = min(host.finished_ttl_s, self.idle_timeout_s or host.finished_ttl_s)
+        period = max(0.05, min(shortest, 60.0) / 2)
+        while not host.draining:
+            await asyncio.sleep(period)
+            try:
+                await self.abandon_idle(time.monotonic())
+                await host.unload_idle(time.monotonic())
+            except Exception:  # NATS briefly away: the next pass tries again
+                log.warning("unloading finished matches failed", exc_info=True)
+
+    async def abandon_idle(self, now: float) -> list[str]:
+        """End, as abandoned, every hosted unfinished match in which nobody acted for
+        ``idle_timeout_s``; returns their ids.  Recorded in the stream like a command (see
+        CommitPath.abandon), so every orchestrator and reader agrees that it ended."""
+        if self.idle_timeout_s <= 0:
+            return []
+        gone: list[str] = []
+        for hosted in list(self.host.matches.values()):
+            if hosted.ended or now - hosted.last_command < self.idle_timeout_s:
+                continue
+            reason = (
+                f"the match was abandoned: nobody acted in it for {self.idle_timeout_s:g} s "
+                "(FRONTIER_IDLE_TIMEOUT_S)"
+            )
+
+            async def work(hosted: HostedMatch = hosted, reason: str = reason) -> None:
+                if not hosted.ended and self.host.is_hosted(hosted):
+                    await self.commits.abandon(hosted, reason)
+
+            await self.commits.serialized(hosted, work)
+            gone.append(hosted.match_id)
+        return gone
+
+    async def drain(self) -> None:
+        """Before the grace period: see :meth:`.match_host.MatchHost.drain`."""
+        await self.host.drain()
+
+    async def close(self) -> None:
+        await self.host.close()
+        self.decisions.close()
+        await self.commits.close()

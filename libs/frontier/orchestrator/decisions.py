@@ -1,7 +1,7 @@
 """The open decision and who answers it: the seat's bot, or the referee on its behalf.
 
 A match waits on one seat at a time (``to_act``).  The seat answers through MatchService or
-its bot stream (:meth:`Decisions.answer`), unless the server answers for it: a standing
+its bot stream (:meth:`Decisions.answer_decision`), unless the server answers for it: a standing
 answer covering the decision's kind, the built-in bot once the seat is taken over, or the
 default command when the deadline passes.  Those automatic answers come from the match's
 *referee*, one asyncio task per match that needs one (a clock, standing answers or a
@@ -13,7 +13,7 @@ A built-in bot thinks for a while (the search bot tens to hundreds of millisecon
 thinks in a worker thread of a bounded pool (``FRONTIER_BOT_THREADS``), holding neither the
 event loop nor the match's lock: the server goes on answering every other call and match
 meanwhile.  The bot reads the match's state object of that moment, which nothing changes
-afterwards (a commit replaces ``hosted.state`` with a new object, never edits it), and its
+afterwards (a commit replaces the match's state with a new object, never edits it), and its
 choice is committed only if, under the lock again, the match still waits on the same seat at
 the same version and the built-in bot still answers it; otherwise it is discarded and the
 referee looks again.
@@ -35,7 +35,7 @@ from frontier.runtime.errors import ServiceError
 
 from . import referee
 from .commit import CommitPath, resolve
-from .hosted import HostedMatch
+from .hosted_match import HostedMatch
 from .referee import AnsweredBy
 
 log = logging.getLogger("frontier.orchestrator")
@@ -100,7 +100,9 @@ class Decisions:
         is never committed (its referee was cancelled first)."""
         self.thinking.shutdown(wait=False, cancel_futures=True)
 
-    async def answer(self, hosted: HostedMatch, seat: Seat, decision_id: str, legal_id: str) -> str:
+    async def answer_decision(
+        self, hosted: HostedMatch, seat: Seat, decision_id: str, legal_id: str
+    ) -> str:
         """A bot's answer; returns "" when accepted, else why not (the decision stays open)."""
         if hosted.abandoned:
             return "the match was abandoned (nobody acted in it for the idle timeout)"
@@ -142,7 +144,7 @@ class Decisions:
             or bool(hosted.seats.bots)
         )
         if needed:
-            hosted.referee = asyncio.ensure_future(self._referee(hosted))
+            hosted.start_referee(asyncio.ensure_future(self._referee(hosted)))
 
     async def _referee(self, hosted: HostedMatch) -> None:
         """Answers on seats' behalf: standing answers and the built-in bot at once, the

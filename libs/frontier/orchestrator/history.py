@@ -28,7 +28,7 @@ from frontier.v1 import events_pb2
 from frontier.wire.convert import command_from_proto, enum_from_proto, event_from_proto
 
 from . import referee
-from .hosted import HostedMatch
+from .hosted_match import HostedMatch
 
 SEAT_REPLAY_FORMAT = "frontier.seat-replay/1"
 

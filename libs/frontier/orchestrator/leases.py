@@ -15,9 +15,9 @@ Renewal is per *process*, not per match: the owner keeps one heartbeat entry,
 ``frontier-leases/owner.<owner id>``, with its own expiry, and a match lease is alive while
 either its own expiry or its owner's heartbeat is in the future.  So a process renews all
 its matches with one (fsynced) KV write every third of the lifetime, whatever their number,
-and an idle hosted match costs no CPU at all (with a write per match and second, it cost
-~0.27 ms of CPU per match and second).  The failover is unchanged: when the owner dies, its
-heartbeat stops, and every one of its matches expires at most one lifetime later.  A
+and an idle hosted match costs no CPU at all (a write per match would cost CPU for every
+hosted match, all the time).  When the owner dies, its heartbeat stops, and every one of its
+matches expires at most one lifetime later.  A
 process that could not renew its heartbeat for a whole lifetime (NATS away, a long pause)
 may have lost matches to another one: its next heartbeat checks each lease it held and
 reports the lost ones (:meth:`Leases.heartbeat`), as the per-match renewal did; meanwhile

@@ -14,20 +14,18 @@ is the engine's answer for as long as the match is at *v*.
 One legal command's protobuf (id, command, label) depends on the command alone, and the
 same commands come back version after version and match after match (the same moves, the
 same end of a step), so the last :data:`WIRE_KEPT` of them are kept across versions and
-matches: measured on a mirror match, 88% of a list's entries were kept already, and a list
-took 34 µs instead of 415 µs.  They are kept per seat by the command's id (its ``key()``,
-which names every field but the seat), not by the command itself: hashing and comparing a
-``Command`` runs its dataclass ``__hash__``/``__eq__`` in Python, about 2 µs an entry, which
-was most of what building a list still cost (a ~30-command list: ~60 -> ~8 µs).  Bounded
-(:data:`WIRE_KEPT` per seat, forgotten all at once when full), so a server's memory for it
-is a few MB at most, whatever the number of matches.
+matches: most entries of a list are found kept already, and a list costs a fraction of
+building every entry anew.  They are kept per seat by the command's id (its ``key()``, which
+names every field but the seat), not by the command itself: hashing and comparing a
+``Command`` runs its dataclass ``__hash__``/``__eq__`` in Python, which would be most of
+what building a list still costs.  Bounded (:data:`WIRE_KEPT` per seat, forgotten all at
+once when full), so a server's memory for it stays small, whatever the number of matches.
 
 Each kept entry also keeps its serialized form, length-prefixed: a reply's repeated
 ``LegalCommand`` field is then the entries' bytes joined, each behind the field's tag
 (protobuf lets a repeated field's entries be concatenated), and the reply merges those bytes
-in one C call instead of copying each message into it (measured, a 27-entry
-``SubmitCommandResponse``: 97 µs built from the messages, 17 µs merged from the bytes; the
-replies are byte for byte the same, tests/unit/orchestrator/test_legal_cache.py).
+in one C call instead of copying each message into it, several times faster (the replies
+are byte for byte the same, tests/unit/orchestrator/test_legal_cache.py).
 """
 
 from __future__ import annotations
@@ -152,8 +150,8 @@ class SeatLegal:
 class Listed:
     """A legal list as sent: each entry's ``LegalCommand`` and bytes, shared with the kept
     ones.  What a seat's latest reply keeps for its retry: a tuple of references (the
-    ``SeatLegal`` it comes from holds the commands, their ids and an index besides, ~10 KB
-    for a 30-command list)."""
+    ``SeatLegal`` it comes from holds the commands, their ids and an index besides, many
+    times the memory)."""
 
     entries: tuple[_Kept, ...]
 

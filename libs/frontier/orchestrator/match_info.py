@@ -17,7 +17,7 @@ from frontier.wire.game_data import game_data, match_info
 from frontier.wire.view import view_to_proto
 
 from .core import Orchestrator
-from .hosted import HostedMatch
+from .hosted_match import HostedMatch
 
 
 def game_data_response() -> match_pb2.GetGameDataResponse:

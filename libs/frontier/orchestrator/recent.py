@@ -1,15 +1,15 @@
 """A match's latest committed events and decision records, the only ones kept in memory.
 
-Every event is in the JetStream stream.  The orchestrator used to keep a match's whole
-history in memory as well, for watchers and idempotent replies: the larger part of the
-~360 KB a finished match held there (``frontier bench memory``).  Readers nearly always want the
-newest events (a watcher following the match, the retry of a command just sent), so only
-the last :data:`KEEP_EVENTS` events, and the decision records of their batches, stay; an
-older one is read back from the stream when asked for (:mod:`.history`), without being kept.
-A watcher following the match is woken at each commit and reads the new batch at once, and a
-seat's retry of its latest command is answered from ``HostedMatch.latest``, so 24 events
-(several batches) serve them; 48 cost ~7 KB more per match (traced) for readers that lag that
-far, who read the stream instead.
+Every event is in the JetStream stream.  Keeping a match's whole history in memory as well,
+for watchers and idempotent replies, would be most of the memory a finished match holds.
+Readers nearly always want the newest events (a watcher following the match, the retry of a
+command just sent), so only the last :data:`KEEP_EVENTS` events, and the decision records of
+their batches, stay; an older one is read back from the stream when asked for
+(:mod:`.history`), without being kept.  A watcher following the match is woken at each
+commit and reads the new batch at once, and a seat's retry of its latest command is
+answered from ``HostedMatch.latest``, so a few batches' worth serve them; keeping more would
+cost memory in every match for the rare reader that lags that far, who reads the stream
+instead.
 """
 
 from __future__ import annotations

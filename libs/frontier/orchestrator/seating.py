@@ -22,11 +22,14 @@ import grpc
 
 from frontier.bots import bot_names
 from frontier.engine import Seat
+from frontier.runtime.bus import Bus
 from frontier.runtime.errors import ServiceError
 from frontier.store.matches import token_hash
 
-from .hosted import HostedMatch
-from .hosting import Hosting
+from .commit import CommitPath
+from .decisions import Decisions
+from .hosted_match import HostedMatch
+from .match_host import MatchHost
 from .referee import DEFAULT_TAKEOVER_BOT
 
 
@@ -42,8 +45,16 @@ def bot_name(name: str) -> str:
     return bot
 
 
-class Seating(Hosting):
+class Seating:
     """Open seats, their claims, and the host credential of the hosted matches."""
+
+    def __init__(
+        self, bus: Bus, host: MatchHost, commits: CommitPath, decisions: Decisions
+    ) -> None:
+        self.bus = bus
+        self.host = host
+        self.commits = commits
+        self.decisions = decisions
 
     def is_host(self, hosted: HostedMatch, token: str) -> bool:
         host = hosted.seats.host_hash
@@ -63,7 +74,7 @@ class Seating(Hosting):
         """The seat of ``invite_code`` and its new token; the code works once."""
         if not invite_code:
             raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "invite_code is required")
-        hosted = await self.get(match_id)
+        hosted = await self.host.get(match_id)
         code_hash = token_hash(invite_code)
 
         async def work() -> tuple[Seat, str]:
@@ -81,8 +92,7 @@ class Seating(Hosting):
                 tokens[seat_hash] = seat.value
 
             await self.bus.update_match(match_id, change)
-            hosted.seats.claimed.add(code_hash)
-            hosted.seat_by_token_hash[seat_hash] = seat.value
+            hosted.claim(code_hash, seat_hash, seat)
             return seat, token
 
         async with hosted.lock:
@@ -109,7 +119,7 @@ class Seating(Hosting):
 
     async def assign_bot(self, match_id: str, host_token: str, seat: Seat, bot: str) -> None:
         """The host gives the open ``seat`` to the built-in ``bot``."""
-        hosted = await self.get(match_id)
+        hosted = await self.host.get(match_id)
         self.check_host(hosted, host_token)
         name = bot_name(bot)
         async with hosted.lock:
@@ -135,14 +145,13 @@ class Seating(Hosting):
                 bots[seat.value] = name
 
             await self.bus.update_match(match_id, change)
-            hosted.seats.claimed.add(codes[0])
-            hosted.seats.bots[seat.value] = name
+            hosted.give_to_bot(codes[0], seat, name)
         self.decisions.ensure_referee(hosted)
         hosted.wake.set()
 
     async def abandon(self, match_id: str, host_token: str) -> int:
         """The host ends the unfinished match as abandoned; returns its version."""
-        hosted = await self.get(match_id)
+        hosted = await self.host.get(match_id)
         self.check_host(hosted, host_token)
 
         async def work() -> int:

@@ -24,9 +24,10 @@ from frontier.wire.convert import (
 from frontier.wire.view import view_to_proto
 
 from .core import Orchestrator
-from .hosted import Accepted, HostedMatch, NotOwner, seat_statuses, valid_id
+from .hosted_match import HostedMatch, NotOwner, SubmitResult, valid_id
 from .legal_cache import field_tag
 from .match_info import game_data_response, match_info_response
+from .match_summary import seat_statuses
 from .peers import FORWARDED, Peers, refuse_second_hop
 from .referee import ClockConfig, InvalidClock
 from .seating import bot_name
@@ -133,14 +134,14 @@ def view_message(hosted: HostedMatch, viewer: Seat | None) -> types_pb2.View:
 
 
 def reply_envelopes(
-    match_id: str, hosted: HostedMatch, accepted: Accepted, viewer: Seat | None
+    match_id: str, hosted: HostedMatch, result: SubmitResult, viewer: Seat | None
 ) -> list[events_pb2.EventEnvelope]:
-    """The accepted command's events as ``viewer`` may see them.  Each one the viewer sees
+    """The submitted command's events as ``viewer`` may see them.  Each one the viewer sees
     as it is reuses the envelope the batch published (when this orchestrator committed it):
     converting events to protobuf was a noticeable part of every submit."""
-    committed = accepted.envelopes
+    committed = result.envelopes
     out: list[events_pb2.EventEnvelope] = []
-    for i, (seq, event) in enumerate(accepted.events):
+    for i, (seq, event) in enumerate(result.events):
         shown = event_for(hosted.state, event, viewer)
         if shown is event and committed:
             out.append(committed[i])
@@ -185,7 +186,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             )
         except InvalidClock as exc:
             raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
-        created = await self.core.create_match(
+        created = await self.core.host.create_match(
             cfg.seed,
             cfg.lineup,
             cfg.team_hands_visible,
@@ -211,7 +212,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         self, request: match_pb2.ClaimSeatRequest, context: GrpcContext
     ) -> match_pb2.ClaimSeatResponse:
         _require_match_id(request.match_id)
-        seat, token = await self.core.claim_seat(request.match_id, request.invite_code)
+        seat, token = await self.core.seating.claim_seat(request.match_id, request.invite_code)
         return match_pb2.ClaimSeatResponse(
             seat=match_pb2.SeatToken(seat=_seat_proto(seat), token=token)
         )
@@ -223,7 +224,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     ) -> match_pb2.AssignSeatBotResponse:
         _require_match_id(request.match_id)
         seat = _seat_from_proto(request.seat)
-        await self.core.assign_bot(request.match_id, request.host_token, seat, request.bot)
+        await self.core.seating.assign_bot(request.match_id, request.host_token, seat, request.bot)
         hosted = await self.core.get(request.match_id)
         return match_pb2.AssignSeatBotResponse(
             seats=seat_statuses(hosted.state.order, hosted.seats)
@@ -235,7 +236,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         self, request: match_pb2.AbandonMatchRequest, context: GrpcContext
     ) -> match_pb2.AbandonMatchResponse:
         _require_match_id(request.match_id)
-        version = await self.core.abandon(request.match_id, request.host_token)
+        version = await self.core.seating.abandon(request.match_id, request.host_token)
         return match_pb2.AbandonMatchResponse(version=version)
 
     @grpc_errors
@@ -253,7 +254,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             raise ServiceError(
                 grpc.StatusCode.INVALID_ARGUMENT, f"status {request.status} is not valid"
             )
-        page, next_token = await self.core.summaries(
+        page, next_token = await self.core.host.summaries(
             request.page_size, request.page_token, request.status
         )
         return match_pb2.ListMatchesResponse(
@@ -313,7 +314,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         # the seat the token acts for, whose view the reply shows: a seat token is never the
         # host's, so viewer_for's host check is not needed
         viewer = self.core.seat_for(hosted, request.seat_token)
-        accepted = await self.core.submit(
+        result = await self.core.submit(
             hosted,
             viewer,
             request.command_id,
@@ -321,15 +322,15 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             command,
             request.legal_id,
         )
-        version = accepted.events[-1][0] if accepted.events else hosted.state.version
+        version = result.events[-1][0] if result.events else hosted.state.version
         reply = match_pb2.SubmitCommandResponse(
             version=version,
-            events=reply_envelopes(request.match_id, hosted, accepted, viewer),
-            to_act=_seat_proto(accepted.to_act),
-            winner=accepted.winner,
+            events=reply_envelopes(request.match_id, hosted, result, viewer),
+            to_act=_seat_proto(result.to_act),
+            winner=result.winner,
         )
-        if accepted.next_legal is not None:
-            reply.MergeFromString(accepted.next_legal.spliced(_NEXT_LEGAL_TAG))
+        if result.next_legal is not None:
+            reply.MergeFromString(result.next_legal.spliced(_NEXT_LEGAL_TAG))
         return reply
 
     async def WatchEvents(

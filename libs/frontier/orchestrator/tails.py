@@ -10,26 +10,22 @@ after this orchestrator loaded the match) gets what is kept and reads the rest f
 stream itself, as a lagging one always could.
 
 At most ``MAX_EVENTS`` committed events are kept per match: a replica further behind reads
-the stream, and the memory a match holds stays bounded.  The bound is a whole match's worth
-(a mirror match is ~370 events): combat and crafting are called for a few commands in a
-hundred, and with 128 kept they lagged beyond the tail on most calls, so that they read
-0.23 and 0.42 batches per command back from the stream (nats-server's ``/connz`` over a
-paced 50-match run), each catch-up a consumer of its own (~110 µs of the service's CPU and
-~30 µs of nats-server's per batch, against a few µs for a batch merged into the request).
-Kept as bytes, an event costs ~47 bytes resident, so a playing match holds ~18 KB at most
-for it, and a short one (the capacity runs' 24 commands, ~110 events) no more than before.
-Scoring follows the stream (its scoreboard counts every match), so what it lacks never
-holds batches back; and a finished match keeps none (the commit path forgets them: no
-domain is asked about it again).
+the stream, and the memory a match holds stays bounded.  The bound is about a whole
+match's worth: combat and crafting are called for a few commands in a hundred, and with a
+shorter tail they lagged beyond it on most calls and read batches back from the stream,
+each catch-up a consumer of its own that costs the service and nats-server far more than a
+batch merged into the request.  Kept as bytes, an event costs little resident memory, and a
+short match keeps only what it committed.  Scoring follows the stream (its scoreboard
+counts every match), so what it lacks never holds batches back; and a finished match keeps
+none (the commit path forgets them: no domain is asked about it again).
 
 A batch is kept as bytes: the wire form of a ``DomainContext`` holding only its envelopes
 in ``committed_tail``.  Protobuf appends repeated fields when it merges, so a request's
 context gets its tail by merging the kept batches' bytes, in order
-(:meth:`Tails.merge_into`).  Keeping the envelope messages instead kept, for each batch, the
-whole published ``EventBatch`` they belong to (a protobuf sub-message holds its parent's
-arena: the command, the decision record) plus a Python object per envelope: measured
-in-process, 128 kept events cost 73 KB of resident memory per match as envelopes and 6 KB as
-bytes (README, "Memory per match, third round").
+(:meth:`Tails.merge_into`).  Keeping the envelope messages instead would keep, for each
+batch, the whole published ``EventBatch`` they belong to (a protobuf sub-message holds its
+parent's arena: the command, the decision record) plus a Python object per envelope, many
+times the memory of the bytes (docs/performance.md).
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from frontier.runtime.errors import ServiceError
 from frontier.v1 import match_pb2
 
 from .decisions import open_decision
-from .hosted import HostedMatch, unix_ms
+from .hosted_match import HostedMatch, unix_ms
 
 # How often a watcher looks again without a commit (standing answers changed meanwhile).
 RECHECK_S = 5.0

@@ -28,8 +28,9 @@ from frontier.engine import (
     to_act,
 )
 from frontier.orchestrator.decisions import Decisions, bot_seed, think
-from frontier.orchestrator.hosted import HostedMatch
+from frontier.orchestrator.hosted_match import CommittedBatch, HostedMatch
 from frontier.store.seats import SeatArrangement
+from frontier.v1 import events_pb2
 
 HELD = "held-for-test"
 
@@ -77,7 +78,7 @@ class _Commits:
         advance(hosted, cmd)
         self.made.append((hosted.match_id, command_id))
         if sum(1 for m, _ in self.made if m == hosted.match_id) >= self.stop_after:
-            hosted.abandoned = True  # ended: the referee stops
+            hosted.abandon(hosted.stream_seq)  # ended: the referee stops
         self.committed.set()
         hosted.wake.set()
 
@@ -85,8 +86,15 @@ class _Commits:
 def advance(hosted: HostedMatch, cmd: Command) -> None:
     """A commit: the state becomes a new object (the old one is never edited)."""
     state = hosted.state.clone()
-    fold(state, decide(hosted.state, cmd))
-    hosted.state = state
+    events = decide(hosted.state, cmd)
+    fold(state, events)
+    numbered = list(enumerate(events, start=hosted.state.version + 1))
+    clock = hosted.clock_of(cmd.seat)
+    record = events_pb2.DecisionRecord()
+    batch = CommittedBatch(
+        cmd.seat, "", cmd.key(), numbered, (), record, clock, state, hosted.stream_seq + 1, None
+    )
+    hosted.apply(batch, snapshot_every=1_000)
 
 
 def hosted_match(match_id: str, bot: str) -> HostedMatch:
@@ -115,24 +123,21 @@ async def _wait_for(commits: _Commits, match_id: str, count: int = 1) -> None:
         await commits.committed.wait()
 
 
-def test_another_match_is_answered_while_a_bot_thinks(held_bot: type[_HeldBot]) -> None:
-    async def scenario() -> None:
-        commits = _Commits()
-        decisions = decisions_for(commits)
-        slow = hosted_match("a" * 32, HELD)
-        quick = hosted_match("b" * 32, "random")
-        decisions.ensure_referee(slow)
-        await asyncio.to_thread(held_bot.started.wait, 60)
-        assert not slow.lock.locked()  # thinking holds neither the loop nor the lock
-        decisions.ensure_referee(quick)
-        await _wait_for(commits, quick.match_id)
-        assert commits.made == [(quick.match_id, f"bot:{to_act_of(quick)}:0")]
-        held_bot.gate.set()
-        await _wait_for(commits, slow.match_id)
-        assert commits.made[-1][0] == slow.match_id and decisions.discarded == 0
-        decisions.close()
-
-    asyncio.run(scenario())
+async def test_another_match_is_answered_while_a_bot_thinks(held_bot: type[_HeldBot]) -> None:
+    commits = _Commits()
+    decisions = decisions_for(commits)
+    slow = hosted_match("a" * 32, HELD)
+    quick = hosted_match("b" * 32, "random")
+    decisions.ensure_referee(slow)
+    await asyncio.to_thread(held_bot.started.wait, 60)
+    assert not slow.lock.locked()  # thinking holds neither the loop nor the lock
+    decisions.ensure_referee(quick)
+    await _wait_for(commits, quick.match_id)
+    assert commits.made == [(quick.match_id, f"bot:{to_act_of(quick)}:0")]
+    held_bot.gate.set()
+    await _wait_for(commits, slow.match_id)
+    assert commits.made[-1][0] == slow.match_id and decisions.discarded == 0
+    decisions.close()
 
 
 def to_act_of(hosted: HostedMatch) -> str:
@@ -141,29 +146,26 @@ def to_act_of(hosted: HostedMatch) -> str:
     return seat
 
 
-def test_a_choice_made_stale_while_thinking_is_discarded(held_bot: type[_HeldBot]) -> None:
-    async def scenario() -> None:
-        commits = _Commits(stop_after=1)
-        decisions = decisions_for(commits)
-        slow = hosted_match("c" * 32, HELD)
-        seat = to_act(slow.state)
-        assert seat is not None
-        decisions.ensure_referee(slow)
-        await asyncio.to_thread(held_bot.started.wait, 60)
-        first = slow.state
-        # the match moves on while the bot thinks (what a commit does: a new state object)
-        async with slow.lock:
-            advance(slow, staying(first, seat))
-        moved = slow.state.version
-        assert first.version == 0 and moved > 0
-        held_bot.gate.set()
-        await _wait_for(commits, slow.match_id)
-        # the choice for version 0 was thrown away; the referee thought again at the new one
-        assert decisions.discarded == 1
-        assert commits.made == [(slow.match_id, f"bot:{seat.value}:{moved}")]
-        decisions.close()
-
-    asyncio.run(scenario())
+async def test_a_choice_made_stale_while_thinking_is_discarded(held_bot: type[_HeldBot]) -> None:
+    commits = _Commits(stop_after=1)
+    decisions = decisions_for(commits)
+    slow = hosted_match("c" * 32, HELD)
+    seat = to_act(slow.state)
+    assert seat is not None
+    decisions.ensure_referee(slow)
+    await asyncio.to_thread(held_bot.started.wait, 60)
+    first = slow.state
+    # the match moves on while the bot thinks (what a commit does: a new state object)
+    async with slow.lock:
+        advance(slow, staying(first, seat))
+    moved = slow.state.version
+    assert first.version == 0 and moved > 0
+    held_bot.gate.set()
+    await _wait_for(commits, slow.match_id)
+    # the choice for version 0 was thrown away; the referee thought again at the new one
+    assert decisions.discarded == 1
+    assert commits.made == [(slow.match_id, f"bot:{seat.value}:{moved}")]
+    decisions.close()
 
 
 def staying(state: State, seat: Seat) -> Command:

@@ -10,7 +10,6 @@ decide request tells the service that its command was checked against the legal 
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections import Counter
 from typing import Any
@@ -24,9 +23,9 @@ from frontier.engine.lineup import R2_DEFAULT_LINEUP
 from frontier.engine.model import Event, EventKind
 from frontier.engine.rng import below, seed_state
 from frontier.engine.state import State
-from frontier.orchestrator.clients import Answer, answer
+from frontier.orchestrator.clients import DomainReply
 from frontier.orchestrator.commit import CommitPath
-from frontier.orchestrator.hosted import HostedMatch
+from frontier.orchestrator.hosted_match import HostedMatch
 from frontier.orchestrator.referee import SEAT
 from frontier.v1 import domain_pb2, events_pb2, types_pb2
 from frontier.wire.convert import command_to_proto
@@ -59,26 +58,26 @@ class _Clients:
 
     async def decide(
         self, domain: Domain, ctx: domain_pb2.DomainContext, cmd: types_pb2.Command
-    ) -> Answer:
+    ) -> DomainReply:
         self.calls[f"decide {domain.value}"] += 1
         self.unchecked += not ctx.legal_checked
         self._last = domain
         then_advance = domain is Domain.TURN_ORDER
         core = self.cores[domain]
         state = await core.state_for(ctx)
-        return answer(core.decide_on(state, cmd, then_advance, ctx.legal_checked))
+        return DomainReply.of(core.decide_on(state, cmd, then_advance, ctx.legal_checked))
 
-    async def advance(self, ctx: domain_pb2.DomainContext) -> Answer:
+    async def advance(self, ctx: domain_pb2.DomainContext) -> DomainReply:
         self.calls["advance"] += 1
         if self._last is Domain.TURN_ORDER:
             self.after_turn_order.append("advance")
         core = self.cores[Domain.TURN_ORDER]
-        return answer(core.advance_on(await core.state_for(ctx)))
+        return DomainReply.of(core.advance_on(await core.state_for(ctx)))
 
-    async def evaluate(self, ctx: domain_pb2.DomainContext) -> Answer:
+    async def evaluate(self, ctx: domain_pb2.DomainContext) -> DomainReply:
         self.calls["evaluate"] += 1
         core = self.cores[Domain.SCORING]
-        return answer(core.finish_on(await core.state_for(ctx)))
+        return DomainReply.of(core.finish_on(await core.state_for(ctx)))
 
 
 class _Bus:
@@ -103,7 +102,7 @@ class _Bus:
         self.notices.append(json.loads(payload))  # the turn notice is JSON
 
 
-def _play(
+async def _play(
     lineup: str, seed: int
 ) -> tuple[_Clients, list[Event], list[Event], int, list[dict[str, Any]]]:
     """One match through the commit path; its events, the engine's events for the same
@@ -122,29 +121,23 @@ def _play(
     expected: list[Event] = []
     got: list[Event] = []  # as committed (the hosted match keeps only its latest events)
     chooser = seed_state(seed)
-
-    async def run() -> int:
-        nonlocal chooser
-        saved = 0
-        while (seat := to_act(hosted.state)) is not None:
-            legal = legal_commands(hosted.state, seat)
-            index, chooser = below(chooser, len(legal))
-            cmd = legal[index]
-            events = decide(engine, cmd)
-            fold(engine, events)
-            expected.extend(events)
-            if owner(hosted.state, cmd) is Domain.TURN_ORDER:
-                core = clients.cores[Domain.TURN_ORDER]
-                state = await core.state_for(_bare(hosted))
-                alone = core.decide_on(state, command_to_proto(cmd))
-                saved += len(alone.events) < len(events)
-            async with hosted.lock:
-                numbered = await commits.commit(hosted, Seat(seat), cmd, "", SEAT)
-            got.extend(event for _, event in numbered.events)
-        return saved
-
-    folded = asyncio.run(run())
-    return clients, got, expected, folded, bus.notices
+    saved = 0  # turn-order commands that left steps to run, whose advance came along
+    while (seat := to_act(hosted.state)) is not None:
+        legal = legal_commands(hosted.state, seat)
+        index, chooser = below(chooser, len(legal))
+        cmd = legal[index]
+        events = decide(engine, cmd)
+        fold(engine, events)
+        expected.extend(events)
+        if owner(hosted.state, cmd) is Domain.TURN_ORDER:
+            core = clients.cores[Domain.TURN_ORDER]
+            state = await core.state_for(_bare(hosted))
+            alone = core.decide_on(state, command_to_proto(cmd))
+            saved += len(alone.events) < len(events)
+        async with hosted.lock:
+            committed = await commits.commit(hosted, Seat(seat), cmd, "", SEAT)
+        got.extend(event for _, event in committed.events)
+    return clients, got, expected, saved, bus.notices
 
 
 def _bare(hosted: HostedMatch) -> domain_pb2.DomainContext:
@@ -152,8 +145,8 @@ def _bare(hosted: HostedMatch) -> domain_pb2.DomainContext:
 
 
 @pytest.mark.parametrize("lineup", ["A=marquise;B=marquise", R2_DEFAULT_LINEUP])
-def test_a_match_needs_no_advance_after_a_turn_order_command(lineup: str) -> None:
-    clients, got, expected, folded, notices = _play(lineup, seed=3)
+async def test_a_match_needs_no_advance_after_a_turn_order_command(lineup: str) -> None:
+    clients, got, expected, folded, notices = await _play(lineup, seed=3)
     assert got == expected  # the same events as the engine in one process
     assert clients.after_turn_order == []
     assert folded > 0  # turn-order commands that did leave steps to run: each saved a call

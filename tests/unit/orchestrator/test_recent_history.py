@@ -4,7 +4,6 @@ without putting them back in memory -- against an in-memory bus."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from typing import cast
 
@@ -16,7 +15,7 @@ from frontier.engine.decide import execute
 from frontier.engine.model import Event
 from frontier.engine.state import State
 from frontier.orchestrator import history
-from frontier.orchestrator.hosted import HostedMatch
+from frontier.orchestrator.hosted_match import HostedMatch
 from frontier.orchestrator.recent import KEEP_EVENTS, Recent
 from frontier.runtime.bus import Bus, StoredBatch
 from frontier.runtime.errors import ServiceError
@@ -47,8 +46,8 @@ def _played(seed: int) -> tuple[HostedMatch, list[events_pb2.EventBatch], list[E
     """A whole match committed as the commit path does: the stream holds every batch, the
     hosted match what recent.py keeps of them."""
     config = make_config(seed=seed, lineup=LINEUP)
-    state = initial_state(config)
-    hosted = HostedMatch(MATCH_ID, config, initial_state(config), 0, {}, {})
+    state = initial_state(config)  # played in place: the hosted match ends at its end
+    hosted = HostedMatch(MATCH_ID, config, state, 0, {}, {})
     batches: list[events_pb2.EventBatch] = []
     every: list[Event] = []
     while (seat := to_act(state)) is not None:
@@ -68,7 +67,6 @@ def _played(seed: int) -> tuple[HostedMatch, list[events_pb2.EventBatch], list[E
         )
         hosted.remember(list(enumerate(events, start=first)), seat, record)
         every.extend(events)
-    hosted.state = state
     return hosted, batches, every
 
 
@@ -98,17 +96,17 @@ def test_a_finished_match_keeps_only_its_latest_events() -> None:
     assert hosted.history.start == len(every) - KEEP_EVENTS + 1
 
 
-def test_old_events_come_from_the_stream_and_are_not_kept() -> None:
+async def test_old_events_come_from_the_stream_and_are_not_kept() -> None:
     hosted, bus, every, _ = _finished()
-    got = asyncio.run(history.events_between(cast(Bus, bus), hosted, 1, len(every)))
+    got = await history.events_between(cast(Bus, bus), hosted, 1, len(every))
     assert got == list(enumerate(every, start=1))
     assert bus.reads == 1  # one pass over the stream, then memory for the recent ones
     assert len(hosted.history) == KEEP_EVENTS  # nothing was put back
-    recent = asyncio.run(history.events_between(cast(Bus, bus), hosted, len(every), len(every)))
+    recent = await history.events_between(cast(Bus, bus), hosted, len(every), len(every))
     assert recent == [(len(every), every[-1])] and bus.reads == 1  # from memory
 
 
-def test_a_watch_from_any_version_gets_every_event_and_each_batch_record() -> None:
+async def test_a_watch_from_any_version_gets_every_event_and_each_batch_record() -> None:
     hosted, bus, every, _ = _finished()
 
     async def watched(from_version: int) -> list[tuple[int, bool]]:
@@ -121,14 +119,14 @@ def test_a_watch_from_any_version_gets_every_event_and_each_batch_record() -> No
 
     firsts = {int(b.envelopes[0].seq) for b in bus.batches}
     for start in (0, 7, len(every) - KEEP_EVENTS - 1, len(every) - 2):
-        seen = asyncio.run(watched(start))
+        seen = await watched(start)
         assert [s for s, _ in seen] == list(range(start + 1, len(every) + 1))
         # a record with the first event of each batch, wherever it was read from
         assert {s for s, has in seen if has} == {s for s in firsts if s > start}
     assert len(hosted.history) == KEEP_EVENTS
 
 
-def test_a_watch_sends_what_was_committed_while_it_sent_up_to_the_end() -> None:
+async def test_a_watch_sends_what_was_committed_while_it_sent_up_to_the_end() -> None:
     """The match plays on to its end while a watcher is still being sent older events (two
     bots play faster than a watch from version 0 is read): the watch still ends with the
     match's last event, not at the version it started from."""
@@ -151,29 +149,29 @@ def test_a_watch_sends_what_was_committed_while_it_sent_up_to_the_end() -> None:
                 hosted.state = final  # committed meanwhile, up to the end of the match
         return out
 
-    assert asyncio.run(watched()) == list(range(1, len(every) + 1))
+    assert await watched() == list(range(1, len(every) + 1))
 
 
-def test_events_aged_out_of_the_stream_are_not_found() -> None:
+async def test_events_aged_out_of_the_stream_are_not_found() -> None:
     hosted, bus, every, _ = _finished()
     del bus.batches[:3]  # FRONTIER_STREAM_MAX_AGE_S removed the oldest batches
     with pytest.raises(ServiceError) as caught:
-        asyncio.run(history.events_between(cast(Bus, bus), hosted, 1, len(every)))
+        await history.events_between(cast(Bus, bus), hosted, 1, len(every))
     assert caught.value.code == grpc.StatusCode.NOT_FOUND
     recent = len(every) - KEEP_EVENTS + 1
-    got = asyncio.run(history.events_between(cast(Bus, bus), hosted, recent, len(every)))
+    got = await history.events_between(cast(Bus, bus), hosted, recent, len(every))
     assert [s for s, _ in got] == list(range(recent, len(every) + 1))  # still in memory
 
 
-def test_a_range_that_starts_and_ends_inside_batches() -> None:
+async def test_a_range_that_starts_and_ends_inside_batches() -> None:
     hosted, bus, every, _ = _finished()
     long = next(b for b in bus.batches if len(b.envelopes) >= 3)
     first, last = int(long.envelopes[1].seq), int(long.envelopes[-2].seq) + 1
-    got = asyncio.run(history.events_between(cast(Bus, bus), hosted, first, last))
+    got = await history.events_between(cast(Bus, bus), hosted, first, last)
     assert got == [(s, every[s - 1]) for s in range(first, last + 1)]
 
 
-def test_an_ended_match_sheds_old_events_and_all_but_each_seats_last_command_id() -> None:
+async def test_an_ended_match_sheds_old_events_and_all_but_each_seats_last_command_id() -> None:
     hosted, bus, every, _ = _finished()
     for n, seat in enumerate([Seat.A1, Seat.B1, Seat.A1, Seat.B1, Seat.A1]):
         hosted.command_ids[(seat.value, f"id{n}")] = CommandResult(n + 1, n + 1, "k", "", "")
@@ -182,7 +180,7 @@ def test_an_ended_match_sheds_old_events_and_all_but_each_seats_last_command_id(
     assert set(hosted.command_ids) == {("A1", "id4"), ("B1", "id3")}
     assert list(hosted.history) == list(range(last_batch, len(every) + 1))
     assert list(hosted.records) == [last_batch]
-    got = asyncio.run(history.events_between(cast(Bus, bus), hosted, 1, len(every)))
+    got = await history.events_between(cast(Bus, bus), hosted, 1, len(every))
     assert got == list(enumerate(every, start=1))  # the rest from the stream
 
 

@@ -1,13 +1,13 @@
 """The matches this orchestrator hosts: creating, loading, leasing, unloading, recovering.
 
-A match lives in memory (:class:`.hosted.HostedMatch`) while this process is its single
-writer.  It comes in by :meth:`Hosting.create_match`, or by :meth:`Hosting.get` on first use:
-its lease first (when several orchestrators share the matches; a live owner elsewhere makes
-the request go there, :class:`.hosted.NotOwner`), then its record, latest snapshot and the
-tail of its stream.  It leaves when another orchestrator took it (a lost lease, a write
-conflict), when it is finished and unused for ``finished_ttl_s``, or when the server
-drains.  After a restart, :meth:`Hosting.resume` loads every match whose clock or standing
-answers must go on without waiting for a client.
+A match lives in memory (:class:`.hosted_match.HostedMatch`) while this process is its
+single writer.  It comes in by :meth:`MatchHost.create_match`, or by :meth:`MatchHost.get`
+on first use: its lease first (when several orchestrators share the matches; a live owner
+elsewhere makes the request go there, :class:`.hosted_match.NotOwner`), then its record,
+latest snapshot and the tail of its stream.  It leaves when another orchestrator took it (a
+lost lease, a write conflict), when it is finished and unused for ``finished_ttl_s``, or
+when the server drains.  After a restart, :meth:`MatchHost.resume` loads every match whose
+clock or standing answers must go on without waiting for a client.
 """
 
 from __future__ import annotations
@@ -16,9 +16,8 @@ import asyncio
 import contextlib
 import logging
 import secrets
-import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import grpc
@@ -29,19 +28,9 @@ from frontier.runtime.errors import ServiceError, not_found
 from frontier.store.matches import load_match, token_hash
 from frontier.store.seats import SEAT_BOT, SEAT_HELD, SEAT_OPEN, SeatArrangement
 
-from .clients import DomainClients
-from .commit import CommitPath
-from .decisions import DEFAULT_BOT_THREADS, Decisions
-from .hosted import (
-    HostedMatch,
-    MatchSummary,
-    NotOwner,
-    hosted_from,
-    policies,
-    unix_ms,
-    valid_id,
-)
+from .hosted_match import HostedMatch, NotOwner, hosted_from, policies, valid_id
 from .leases import Leases
+from .match_summary import MatchSummary
 from .referee import ClockConfig
 
 log = logging.getLogger("frontier.orchestrator")
@@ -60,37 +49,27 @@ class CreatedMatch:
     host_token: str
 
 
-class Hosting:
-    """The hosted matches, with the commit path and the referees that act on them."""
+class MatchHost:
+    """The hosted matches by id: how each comes in (created, loaded, leased) and goes."""
 
     def __init__(
         self,
         bus: Bus,
-        clients: DomainClients,
-        snapshot_every: int,
+        on_hosted: Callable[[HostedMatch], None],
         leases: Leases | None = None,
         finished_ttl_s: float = 300.0,
-        settle_wait_s: float = 5.0,
-        idle_timeout_s: float = 0.0,
         max_matches: int = 1000,
-        bot_threads: int = DEFAULT_BOT_THREADS,
     ) -> None:
         self.bus = bus
+        self.on_hosted = on_hosted  # a match came in (its referee starts if it needs one)
         self.finished_ttl_s = finished_ttl_s
-        self.idle_timeout_s = idle_timeout_s  # 0: matches are never abandoned
         self.max_matches = max_matches  # unfinished matches hosted at most
-        self.clients = clients
-        self.snapshot_every = snapshot_every
         # Without leases (a single orchestrator, in tests) every match is ours.
         self.leases = leases
         self._unclaimed: set[str] = set()  # clocked matches whose lease another one held
         self.matches: dict[str, HostedMatch] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.draining = False
-        self.commits = CommitPath(bus, clients, snapshot_every, self._drop, settle_wait_s)
-        self.decisions = Decisions(
-            self.commits, self._is_hosted, lambda: self.draining, bot_threads
-        )
 
     async def create_match(
         self,
@@ -113,8 +92,8 @@ class Hosting:
         if lineup:
             values["lineup"] = lineup
         config = make_config(**values)
-        # counted only near the limit: a scan of every hosted match per creation was 6% of
-        # the orchestrator's CPU while 1,500 matches were being created
+        # counted only near the limit: a scan of every hosted match on each creation is a
+        # visible share of the CPU while many matches are being created
         playing = len(self.matches)
         if playing >= self.max_matches:
             playing = sum(1 for hosted in self.matches.values() if not hosted.ended)
@@ -166,14 +145,14 @@ class Hosting:
             seed_fixed=bool(seed),
         )
         self.matches[match_id] = hosted
-        self.decisions.ensure_referee(hosted)
+        self.on_hosted(hosted)
         await self.bus.lobby({"event": "created", "match_id": match_id, "lineup": config.lineup})
         return CreatedMatch(match_id, tokens, invites, host_token)
 
     async def get(self, match_id: str) -> HostedMatch:
         hosted = self.matches.get(match_id)
         if hosted is not None:
-            hosted.last_used = time.monotonic()
+            hosted.touch()
             return hosted
         lock = self._loading.setdefault(match_id, asyncio.Lock())
         async with lock:
@@ -189,14 +168,13 @@ class Hosting:
                 # idle since its last batch was stored (the idle timeout survives restarts)
                 last_ms = await self.bus.last_write_unix_ms(match_id)
                 if last_ms:
-                    age_s = max(0.0, (unix_ms() - last_ms) / 1000)
-                    hosted.last_command = time.monotonic() - age_s
+                    hosted.idle_since(last_ms)
                 for seat in hosted.state.order:
                     stored = await self.bus.get_standing(match_id, seat.value)
                     if stored:
-                        hosted.standing[seat] = policies(stored)
+                        hosted.set_standing(seat, policies(stored))
                 self.matches[match_id] = hosted
-                self.decisions.ensure_referee(hosted)
+                self.on_hosted(hosted)
         return hosted
 
     async def _own(self, match_id: str) -> None:
@@ -233,51 +211,15 @@ class Hosting:
                 hosted = self.matches.get(match_id)
                 if hosted is not None:
                     log.warning("lost the lease of %s; dropping it", match_id)
-                    self._drop(hosted)
+                    self.drop(hosted)
 
-    async def unload_finished(self) -> None:
-        """Forget finished matches nobody used for ``finished_ttl_s``, and abandon idle
-        ones (:meth:`abandon_idle`), while we live.
+    async def unload_idle(self, now: float) -> list[str]:
+        """Forget the finished matches nobody used for ``finished_ttl_s``; returns their ids.
 
         A finished match is only read (views, WatchEvents, replays), and everything it holds
         (its state, the events of the whole match, command ids) is in NATS, where :meth:`get`
         finds it again on the next use.  Without this a long-running orchestrator would keep
         every match it ever hosted in memory."""
-        shortest = min(self.finished_ttl_s, self.idle_timeout_s or self.finished_ttl_s)
-        period = max(0.05, min(shortest, 60.0) / 2)
-        while not self.draining:
-            await asyncio.sleep(period)
-            try:
-                await self.abandon_idle(time.monotonic())
-                await self.unload_idle(time.monotonic())
-            except Exception:  # NATS briefly away: the next pass tries again
-                log.warning("unloading finished matches failed", exc_info=True)
-
-    async def abandon_idle(self, now: float) -> list[str]:
-        """End, as abandoned, every hosted unfinished match in which nobody acted for
-        ``idle_timeout_s``; returns their ids.  Recorded in the stream like a command (see
-        CommitPath.abandon), so every orchestrator and reader agrees that it ended."""
-        if self.idle_timeout_s <= 0:
-            return []
-        gone: list[str] = []
-        for hosted in list(self.matches.values()):
-            if hosted.ended or now - hosted.last_command < self.idle_timeout_s:
-                continue
-            reason = (
-                f"the match was abandoned: nobody acted in it for {self.idle_timeout_s:g} s "
-                "(FRONTIER_IDLE_TIMEOUT_S)"
-            )
-
-            async def work(hosted: HostedMatch = hosted, reason: str = reason) -> None:
-                if not hosted.ended and self._is_hosted(hosted):
-                    await self.commits.abandon(hosted, reason)
-
-            await self.commits.serialized(hosted, work)
-            gone.append(hosted.match_id)
-        return gone
-
-    async def unload_idle(self, now: float) -> list[str]:
-        """One pass of :meth:`unload_finished`; returns the ids of the matches unloaded."""
         gone: list[str] = []
         for hosted in list(self.matches.values()):
             if (
@@ -286,10 +228,10 @@ class Hosting:
                 and not hosted.sessions
                 and not hosted.lock.locked()
             ):
-                if self.leases is not None:  # before _drop, which forgets the revision
+                if self.leases is not None:  # before drop, which forgets the revision
                     with contextlib.suppress(Exception):  # else it expires by itself
                         await self.leases.release(hosted.match_id)
-                self._drop(hosted)
+                self.drop(hosted)
                 gone.append(hosted.match_id)
         if gone:
             log.info("unloaded %d finished match(es): %s", len(gone), ", ".join(gone))
@@ -356,17 +298,17 @@ class Hosting:
             except Exception:
                 log.warning("could not resume match %s", match_id, exc_info=True)
 
-    def _is_hosted(self, hosted: HostedMatch) -> bool:
+    def is_hosted(self, hosted: HostedMatch) -> bool:
+        """Whether ``hosted`` is still ours (not dropped or unloaded meanwhile)."""
         return self.matches.get(hosted.match_id) is hosted
 
-    def _drop(self, hosted: HostedMatch) -> None:
+    def drop(self, hosted: HostedMatch) -> None:
         """Forget a match another orchestrator now writes (it is reloaded on next use)."""
         if self.matches.get(hosted.match_id) is hosted:
             self.matches.pop(hosted.match_id, None)
         if self.leases is not None:
             self.leases.held.pop(hosted.match_id, None)
-        if hosted.referee is not None and hosted.referee is not asyncio.current_task():
-            hosted.referee.cancel()
+        hosted.stop_referee()
 
     async def drain(self) -> None:
         """Before the grace period: stop the referees (another orchestrator, or this one
@@ -374,8 +316,7 @@ class Hosting:
         watch with UNAVAILABLE, so clients reconnect instead of holding the shutdown."""
         self.draining = True
         for hosted in list(self.matches.values()):
-            if hosted.referee is not None:
-                hosted.referee.cancel()
+            hosted.stop_referee()
             for session in list(hosted.sessions.values()):
                 session.close(grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
             async with hosted.changed:
@@ -383,9 +324,6 @@ class Hosting:
 
     async def close(self) -> None:
         for hosted in list(self.matches.values()):
-            if hosted.referee is not None:
-                hosted.referee.cancel()
+            hosted.stop_referee()
         if self.leases is not None:  # let another orchestrator take over at once
             await self.leases.release_all()
-        self.decisions.close()
-        await self.commits.close()
