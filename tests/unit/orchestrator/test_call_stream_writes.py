@@ -61,40 +61,34 @@ def _message(n: int) -> domain_pb2.ExchangeRequest:
     return domain_pb2.ExchangeRequest(id=n, method="m")
 
 
-def test_a_write_starts_at_once_and_the_next_waits_for_it() -> None:
-    async def main() -> None:
-        call = _Call()
-        stream = CallStream(_Channel(call), asyncio.Event())  # type: ignore[arg-type]
-        stream._send(_message(1))
-        assert call.started == [1]  # before any other task ran
-        stream._send(_message(2))
-        stream._send(_message(3))
-        for _ in range(5):
-            await asyncio.sleep(0)
-        assert call.started == [1]  # the first is still under way
-        for _ in range(3):
-            call.release.put_nowait(None)
-            for _ in range(5):
-                await asyncio.sleep(0)
-        assert call.started == call.finished == [1, 2, 3] and call.most_under_way == 1
-        stream._send(_message(4))  # idle again: at once
-        assert call.started == [1, 2, 3, 4]
+async def test_a_write_starts_at_once_and_the_next_waits_for_it() -> None:
+    call = _Call()
+    stream = CallStream(_Channel(call))  # type: ignore[arg-type]
+    stream._send(_message(1))
+    assert call.started == [1]  # before any other task ran
+    stream._send(_message(2))
+    stream._send(_message(3))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert call.started == [1]  # the first is still under way
+    for _ in range(3):
         call.release.put_nowait(None)
         for _ in range(5):
             await asyncio.sleep(0)
-        assert call.finished == [1, 2, 3, 4]
-        stream.cancel()
+    assert call.started == call.finished == [1, 2, 3] and call.most_under_way == 1
+    stream._send(_message(4))  # idle again: at once
+    assert call.started == [1, 2, 3, 4]
+    call.release.put_nowait(None)
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert call.finished == [1, 2, 3, 4]
+    stream.cancel()
 
-    asyncio.run(main())
 
-
-def test_a_write_that_fails_at_once_ends_the_stream() -> None:
-    async def main() -> None:
-        call = _Call()
-        call.fail_with = grpc.aio.UsageError("done writing")
-        stream = CallStream(_Channel(call), asyncio.Event())  # type: ignore[arg-type]
-        stream._send(_message(1))
-        assert not stream.open and call.cancelled
-        stream.cancel()
-
-    asyncio.run(main())
+async def test_a_write_that_fails_at_once_ends_the_stream() -> None:
+    call = _Call()
+    call.fail_with = grpc.aio.UsageError("done writing")
+    stream = CallStream(_Channel(call))  # type: ignore[arg-type]
+    stream._send(_message(1))
+    assert not stream.open and call.cancelled
+    stream.cancel()
