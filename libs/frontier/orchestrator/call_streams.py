@@ -17,7 +17,7 @@ pending on it raises UNAVAILABLE and the next call opens a new stream.  Both are
 "retry": these calls change nothing on the service.  A request larger than a stream message
 may carry (:data:`MAX_CALL_REQUEST_BYTES`) is refused before it is sent, as the service
 would refuse it: a domain request holds one command, its match's start and a bounded tail
-of committed events (orchestrator/tails.py), far below that limit, so one over it is a bug
+of the match's committed events, far below that limit, so one over it is a bug
 to report rather than a call to make another way.
 
 Replicas: the channel balances round_robin, which picks a replica per *call*, and a stream
