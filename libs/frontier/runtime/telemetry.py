@@ -5,9 +5,9 @@ client interceptors); NATS messages carry the W3C trace context in their headers
 exporter is a setting: console, OTLP/gRPC to a collector, or none.
 
 With no exporter, tracing is off altogether: no SDK provider is installed and the services
-add no interceptors.  Measured with ``frontier bench stack``, the interceptors and span
-objects cost about a tenth of each process's CPU per call even when every span is thrown
-away, and a trace nobody exports helps nobody.  A deployment traces every service or none
+add no interceptors: the interceptors and span objects cost a noticeable share of each
+process's CPU per call even when every span is thrown away, and a trace nobody exports
+helps nobody.  A deployment traces every service or none
 (the compose stack and the settings docs say so), so nothing is lost by not propagating
 context through a process that exports nothing.
 """
