@@ -68,15 +68,14 @@ class Projection:
 
 
 class Projections:
-    def __init__(
-        self, bus: Bus, wait_s: float, follows: bool = True, warms: bool | None = None
-    ) -> None:
-        """``warms``: start a projection when the lobby announces its match (by default when
-        the service ``follows`` the stream; else the first request brings the start)."""
+    def __init__(self, bus: Bus, wait_s: float, follows: bool = True) -> None:
+        """``follows``: the service follows every batch on NATS (scoring), so it starts a
+        projection when the lobby announces its match, and a lagging request waits up to
+        ``wait_s`` for NATS; else the first request brings the start, and nothing would
+        arrive while waiting: a lagging request reads the stream at once."""
         self.bus = bus
-        # without following NATS, nothing would arrive while waiting: read the stream at once
         self.wait_s = wait_s if follows else 0.0
-        self.warms = follows if warms is None else warms
+        self.follows = follows
         self._by_match: dict[str, Projection] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._warming: set[asyncio.Task[Projection]] = set()
@@ -113,7 +112,7 @@ class Projections:
         if not isinstance(match_id, str):
             return
         event = notice.get("event")
-        if event == "created" and self.warms and match_id not in self._by_match:
+        if event == "created" and self.follows and match_id not in self._by_match:
             self._warm(match_id, fresh=True)
         elif event == "ended":
             self._by_match.pop(match_id, None)
