@@ -101,7 +101,11 @@ class ServiceSettings(TlsSettings):
         "cluster elects its leader seconds after its nodes are up) before it gives up",
     )
     catch_up_wait_s: float = Field(
-        default=0.05, ge=0, le=5, description="how long a lagging projection waits for NATS"
+        default=0.05,
+        ge=0,
+        le=5,
+        description="scoring (the one service that follows NATS): how long a lagging "
+        "projection waits for NATS before it reads the stream itself",
     )
     grace_s: float = Field(default=5.0, ge=0, le=120, description="drain time on SIGTERM")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
