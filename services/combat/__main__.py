@@ -1,7 +1,6 @@
 """``python -m services.combat``: run the combat domain service."""
 
-from frontier.domain.main import main
-from frontier.engine.domains import Domain
+from frontier.domain.combat_service import main
 
 if __name__ == "__main__":
-    main(Domain.COMBAT)
+    main()

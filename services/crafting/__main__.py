@@ -1,7 +1,6 @@
 """``python -m services.crafting``: run the crafting domain service."""
 
-from frontier.domain.main import main
-from frontier.engine.domains import Domain
+from frontier.domain.crafting_service import main
 
 if __name__ == "__main__":
-    main(Domain.CRAFTING)
+    main()

@@ -1,7 +1,6 @@
 """``python -m services.map``: run the map domain service."""
 
-from frontier.domain.main import main
-from frontier.engine.domains import Domain
+from frontier.domain.map_service import main
 
 if __name__ == "__main__":
-    main(Domain.MAP)
+    main()

@@ -1,7 +1,6 @@
 """``python -m services.scoring``: run the scoring domain service."""
 
-from frontier.domain.main import main
-from frontier.engine.domains import Domain
+from frontier.domain.scoring_service import main
 
 if __name__ == "__main__":
-    main(Domain.SCORING)
+    main()

@@ -1,7 +1,6 @@
 """``python -m services.turn_order``: run the turn-order domain service."""
 
-from frontier.domain.main import main
-from frontier.engine.domains import Domain
+from frontier.domain.turn_order_service import main
 
 if __name__ == "__main__":
-    main(Domain.TURN_ORDER)
+    main()

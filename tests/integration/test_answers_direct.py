@@ -1,8 +1,8 @@
-"""runtime/answers.py against a real nats-server: a message written at once arrives exactly as
-nats-py would have sent it, only when nothing is buffered before it (the order of messages
-is kept); an answer settles its request without the subscription's task, and is not left
-counted as pending (which would end in nats-py dropping answers as a slow consumer); after
-a reconnect both still hold."""
+"""runtime/answers.py and runtime/nats_internals.py against a real nats-server: a message
+written at once arrives exactly as nats-py would have sent it, only when nothing is buffered
+before it (the order of messages is kept); an answer settles its request without the
+subscription's task, and is not left counted as pending (which would end in nats-py
+dropping answers as a slow consumer); after a reconnect both still hold."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ import nats
 import pytest
 
 from frontier.bench import publish as bench_publish
-from frontier.runtime.answers import Answers, _Settling, write_now
+from frontier.runtime.answers import Answers
 from frontier.runtime.bus import Bus
 from frontier.runtime.errors import NATS_UNREACHABLE
+from frontier.runtime.nats_internals import settles_on_arrival, write_now
 
 from .test_jetstream_startup import Nats
 from .test_publish_outcomes import _batch
@@ -22,16 +23,18 @@ from .test_publish_outcomes import _batch
 pytestmark = pytest.mark.integration
 
 
-async def _written_now(server: Nats) -> None:
-    nc = await nats.connect(server.url)
-    reader = await nats.connect(server.url)
+async def test_a_message_is_written_now_only_when_nothing_is_buffered(
+    jetstream_server: Nats,
+) -> None:
+    nc = await nats.connect(jetstream_server.url)
+    reader = await nats.connect(jetstream_server.url)
     try:
         got = await reader.subscribe("direct.>")
         await reader.flush()
         await nc.flush()
         headers = {"Nats-Msg-Id": "m:1", "Nats-Expected-Last-Subject-Sequence": "0"}
         assert write_now(nc, "direct.a", b"one", "the.reply", headers)
-        assert nc._pending_data_size == 0  # nothing went through nats-py's buffer
+        assert nc.pending_data_size == 0  # nothing went through nats-py's buffer
         msg = await got.next_msg(timeout=2)
         assert (msg.subject, msg.data, msg.reply) == ("direct.a", b"one", "the.reply")
         assert msg.headers == headers
@@ -51,19 +54,18 @@ async def _written_now(server: Nats) -> None:
         await reader.close()
 
 
-def test_a_message_is_written_now_only_when_nothing_is_buffered(jetstream_server: Nats) -> None:
-    asyncio.run(_written_now(jetstream_server))
-
-
-async def _settled_as_parsed(server: Nats) -> None:
+async def test_answers_settle_as_they_are_parsed_and_after_a_reconnect(
+    jetstream_server: Nats,
+) -> None:
+    server = jetstream_server
     bus = await Bus.connect(server.url, timeout_s=2.0)
     try:
         await asyncio.gather(*(bus.publish_batch(_batch(f"m{n}", 1, "c"), 0) for n in range(30)))
         answers = bus._answers
         assert isinstance(answers, Answers) and answers._subscription is not None
         subscription = answers._subscription
-        assert isinstance(subscription._pending_queue, _Settling)
-        assert subscription._pending_size == 0 and subscription.pending_msgs == 0
+        assert settles_on_arrival(subscription)
+        assert subscription.pending_bytes == 0 and subscription.pending_msgs == 0
         assert answers._waiting == {}
         # the server restarts: nats-py reconnects and subscribes again, answers still settle
         server.stop()
@@ -77,14 +79,10 @@ async def _settled_as_parsed(server: Nats) -> None:
                 await asyncio.sleep(0.1)
         assert seq >= 1
         assert answers._subscription is subscription  # subscribed again, the same object
-        assert isinstance(subscription._pending_queue, _Settling)
-        assert subscription._pending_size == 0 and answers._waiting == {}
+        assert settles_on_arrival(subscription)
+        assert subscription.pending_bytes == 0 and answers._waiting == {}
     finally:
         await bus.close()
-
-
-def test_answers_settle_as_they_are_parsed_and_after_a_reconnect(jetstream_server: Nats) -> None:
-    asyncio.run(_settled_as_parsed(jetstream_server))
 
 
 def test_the_publish_bench_publishes_every_batch_it_times(jetstream_server: Nats) -> None:

@@ -1,10 +1,10 @@
 """The orchestrator's domain clients spread their calls over every replica a domain's target
 names (round_robin), rather than staying on the first one (gRPC's default, pick_first).
 
-Two MapService replicas on loopback count the calls they get; the orchestrator's
-DomainClients, given a target that lists both, must reach each of them.  A target naming one
-DNS name that resolves to several addresses (compose ``--scale``, a Kubernetes headless
-Service) goes through the same load-balancing policy.
+Two MapService replicas on loopback count the calls they get; calls on the channel the
+orchestrator's DomainClients open for a target that lists both must reach each of them.  A
+target naming one DNS name that resolves to several addresses (compose ``--scale``, a
+Kubernetes headless Service) goes through the same load-balancing policy.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from frontier.engine.domains import Domain
 from frontier.ops.stack import free_port
 from frontier.orchestrator.clients import DomainClients
 from frontier.runtime.server import serve
@@ -57,17 +58,19 @@ def test_calls_reach_every_map_replica() -> None:
         servers = [await _replica(r) for r in replicas]
         target = "ipv4:" + ",".join(f"127.0.0.1:{port}" for _, port in servers)
         clients = DomainClients(OrchestratorSettings(map_url=target))
+        # unary calls on the clients' own channel: each picks a replica, as each stream does
+        stub = map_pb2_grpc.MapServiceStub(clients.streams[Domain.MAP].channel)
         request = map_pb2.ListMapCommandsRequest()
         try:
             # round_robin connects to every address at once and picks among the READY ones:
             # within a few calls both are READY (bounded: 200 calls at most)
             for _ in range(200):
-                await clients.map.ListMapCommands(request, timeout=5)
+                await stub.ListMapCommands(request, timeout=5)
                 if all(r.calls for r in replicas):
                     break
             warm = [r.calls for r in replicas]
             for _ in range(20):
-                await clients.map.ListMapCommands(request, timeout=5)
+                await stub.ListMapCommands(request, timeout=5)
         finally:
             await clients.close()
             for server, _ in servers:

@@ -1,9 +1,10 @@
 """The orchestrator's domain calls over DomainCallService streams, against real services.
 
 Two map replicas on loopback behind one round_robin target, each serving the stream with
-the real dispatcher (runtime/domain_calls.py): the orchestrator's DomainClients must reach
-both with its streamed calls, as it does with unary ones (test_domain_spreading.py), and a
-replica that goes away costs only the calls that were on it.  Then the real five domain
+the real dispatcher (frontier.domain.call_service): the orchestrator's DomainClients must
+reach both with its streamed calls, as its channel does with unary ones
+(test_domain_spreading.py), and a replica that goes away costs only the calls that were on
+it.  Then the real five domain
 services and the orchestrator (a Stack of processes, with a real nats-server) play matches
 over streams; play_remote checks every event against the in-process engine, and the domain
 services' metrics show the calls came over the stream, under their own methods' labels.

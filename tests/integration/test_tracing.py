@@ -15,6 +15,7 @@ import pytest
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
+from frontier.domain.all_services import SERVICES
 from frontier.domain.main import run as run_domain
 from frontier.engine.domains import Domain
 from frontier.ops.stack import StackConfig, _wait_port, nats_server_binary
@@ -39,7 +40,7 @@ async def _scenario(cfg: StackConfig) -> None:
     for domain in Domain:
         ready, stop = asyncio.Event(), asyncio.Event()
         settings = ServiceSettings.model_validate({"port": cfg.ports[domain.value], **common})
-        tasks.append(asyncio.create_task(run_domain(domain, settings, ready, stop)))
+        tasks.append(asyncio.create_task(run_domain(SERVICES[domain], settings, ready, stop)))
         stops.append(stop)
         await asyncio.wait_for(ready.wait(), 20)
     ready, stop = asyncio.Event(), asyncio.Event()
@@ -109,7 +110,7 @@ def test_one_command_is_one_trace_across_services(tmp_path: Path) -> None:
         "/frontier.v1.TurnOrderService/AdvanceTurn",
     ):
         assert sum(1 for s in in_trace if s.name == rpc) == 2, (rpc, sorted(names))
-        # as DomainCallService messages (FRONTIER_DOMAIN_STREAMS, on by default), the
+        # as DomainCallService messages (how the orchestrator calls a domain), the
         # context carried in the message, not the call's metadata
         for s in in_trace:
             if s.name == rpc:

@@ -2,8 +2,9 @@
 
 Why a benchmark of its own: ``frontier bench stack`` gives each process's CPU per command,
 in which the domain hop is one part among many.  Here the orchestrator's real client
-(``DomainClients.decide``) calls a map service in another process whose servers are the
-real ones (``unary_servicer`` and ``DomainCallServicer`` over the same handler table), with
+(``DomainClients.decide``, DomainCallService messages) or a plain unary stub calls a map
+service in another process whose servers are the real ones (``MapServicer`` and
+``DomainCallServicer`` over the same handler table), with
 a handler that does no engine work (answering synchronously, as a service whose projection
 is at hand does) and answers ``reply_bytes`` of payload, so what is
 measured is the per-call machinery on both sides: gRPC, asyncio, the multiplexer.  Both
@@ -28,18 +29,18 @@ import uvloop
 
 from frontier.bench.baseline import Baseline
 from frontier.domain.call_service import DomainCallServicer, Method
-from frontier.domain.servicers import unary_servicer
+from frontier.domain.map_service import MapServicer
+from frontier.domain.service import Rpcs, by_method_name
 from frontier.engine.domains import Domain
 from frontier.ops.stack import free_port
 from frontier.orchestrator.clients import DomainClients
 from frontier.runtime.settings import OrchestratorSettings
-from frontier.v1 import domain_pb2, domain_pb2_grpc, map_pb2, types_pb2
-from frontier.wire.domain_rpc import SPECS, method_name
+from frontier.v1 import domain_pb2, domain_pb2_grpc, map_pb2, map_pb2_grpc, types_pb2
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def _table(reply_bytes: int) -> dict[str, Method]:
+def _table(reply_bytes: int) -> Rpcs:
     reply = map_pb2.DecideMapCommandResponse(
         result=domain_pb2.DomainEvents(replica="r" * reply_bytes)
     )
@@ -50,19 +51,15 @@ def _table(reply_bytes: int) -> dict[str, Method]:
     def decide_now(request: map_pb2.DecideMapCommandRequest) -> Any:
         return reply  # as a real service answers a call whose projection is at hand
 
-    return {
-        method_name(Domain.MAP, "DecideMapCommand"): Method(
-            map_pb2.DecideMapCommandRequest, decide, decide_now
-        )
-    }
+    return {"DecideMapCommand": Method(map_pb2.DecideMapCommandRequest, decide, decide_now)}
 
 
 async def _serve(port: int, reply_bytes: int) -> None:
     table = _table(reply_bytes)
     server = grpc.aio.server()
-    _, pb2_grpc, service, _ = SPECS[Domain.MAP]
-    getattr(pb2_grpc, f"add_{service}Servicer_to_server")(unary_servicer(Domain.MAP, table), server)
-    domain_pb2_grpc.add_DomainCallServiceServicer_to_server(DomainCallServicer(table), server)
+    map_pb2_grpc.add_MapServiceServicer_to_server(MapServicer(table), server)
+    calls = DomainCallServicer(by_method_name(Domain.MAP, table))
+    domain_pb2_grpc.add_DomainCallServiceServicer_to_server(calls, server)
     server.add_insecure_port(f"127.0.0.1:{port}")
     await server.start()
     print("ready", flush=True)
@@ -89,18 +86,28 @@ def switches(pid: int) -> int:
 
 
 async def _client(port: int, pid: int, streams: bool, calls: int, in_flight: int) -> dict[str, Any]:
-    settings = OrchestratorSettings(map_url=f"127.0.0.1:{port}", domain_streams=streams)
+    settings = OrchestratorSettings(map_url=f"127.0.0.1:{port}")
     clients = DomainClients(settings)
+    channel = grpc.aio.insecure_channel(settings.map_url)  # the unary calls'
+    unary = map_pb2_grpc.MapServiceStub(channel).DecideMapCommand
     context = domain_pb2.DomainContext(match_id="bench", pending_events=[])
     command = types_pb2.Command()
+    request = map_pb2.DecideMapCommandRequest(context=context, command=command)
+
+    async def call() -> None:
+        if streams:
+            await clients.decide(Domain.MAP, context, command)
+        else:
+            await unary(request, timeout=settings.call_timeout_s)
+
     try:
         for _ in range(200):  # warm: connections, streams, caches
-            await clients.decide(Domain.MAP, context, command)
+            await call()
         per_worker = calls // in_flight
 
         async def worker() -> None:
             for _ in range(per_worker):
-                await clients.decide(Domain.MAP, context, command)
+                await call()
 
         server_before, client_before = cpu_s(pid), time.process_time()
         switches_before = switches(pid)
@@ -111,6 +118,7 @@ async def _client(port: int, pid: int, streams: bool, calls: int, in_flight: int
         server_switches = switches(pid) - switches_before
     finally:
         await clients.close()
+        await channel.close()
     done = per_worker * in_flight
     return {
         "mode": "stream" if streams else "unary",

@@ -56,7 +56,6 @@ from frontier.bench.nats_traffic import Traffic
 from frontier.ops.stack import DOMAINS, Stack, StackConfig, free_port
 from frontier.play.load import MatchRun, create_idle, play_many
 from frontier.runtime import gc_policy
-from frontier.runtime.settings import ServiceSettings
 
 IDLE_WINDOW_S = 5.0  # each of the two windows of the idle measurement
 IDLE_MATCHES = 200  # idle matches created for it (enough for a 10 ms CPU tick to be small)
@@ -102,10 +101,10 @@ class StackBench:
 
 
 LAG_EVERY_S = 0.05  # how often the players' loop lag is sampled
-# The players' young-generation threshold (frontier.runtime.gc_policy, the services' default).
+# The players' young-generation threshold (frontier.runtime.gc_policy, the services' own).
 # At 1,500 paced matches CPython's defaults collected 647 times over the play phase, 2.5 s of
 # CPU (7% of the client's), the four full passes ~110 ms each, inside the players' latencies.
-CLIENT_GC_YOUNG_THRESHOLD: int = ServiceSettings.model_fields["gc_young_threshold"].default
+CLIENT_GC_YOUNG_THRESHOLD: int = gc_policy.YOUNG_THRESHOLD
 
 # The play phase's event loop (the players and the paced floor probe share it): uvloop, as the
 # servers run, or the standard library's.  The floor's CPU phase keeps the standard loop

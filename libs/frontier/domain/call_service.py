@@ -1,12 +1,13 @@
 """The server side of DomainCallService: a domain service's unary calls as stream messages.
 
-Why: the orchestrator makes about 1.2 domain calls per command, and on this machine a unary
-gRPC call costs ~500 µs of the domain service's CPU where a message on an open stream costs
-~160 µs (and as much again on the caller's side).  A long-lived stream per caller carries
-the same calls for a third of the machinery (see domain.proto for the contract).
+Why: the orchestrator makes a domain call or more for every command, and a unary gRPC call
+costs the domain service several times the CPU of a message on a stream already open (a new
+HTTP/2 stream, its headers, a task per call), and as much again on the caller's side.  A
+long-lived stream per caller carries the same calls for a fraction of that machinery (see
+domain.proto for the contract); it is how the orchestrator calls every domain service.
 
-Each ExchangeRequest runs the handler its unary RPC runs (the same table,
-:func:`.domain_servicers.methods`).  Most calls find what they need at hand (their
+Each ExchangeRequest runs the handler its unary RPC runs (the same table: the service's
+``rpcs``, see :mod:`.service`).  Most calls find what they need at hand (their
 projection at most a request's tail behind): those are answered by the stream's reader
 itself, synchronously (``Method.now``), and their reply written before it reads the next
 request -- no task, no queue, two loop wake-ups per call (the request read, the reply

@@ -1,10 +1,10 @@
-"""Process entry point shared by the five domain services (``python -m services.<name>``)."""
+"""Process entry point shared by the five domain services (``python -m services.<name>``
+runs :func:`main` with its own service, e.g. :data:`.map_service.SERVICE`)."""
 
 from __future__ import annotations
 
 import asyncio
 
-from frontier.engine.domains import Domain
 from frontier.runtime import gc_policy
 from frontier.runtime.bus import Bus
 from frontier.runtime.server import configure_logging, run_service, serve
@@ -16,15 +16,16 @@ from frontier.wire.domain_rpc import CALLS_SERVICE, full_name
 from .core import DomainCore
 from .projection import Projections
 from .scoreboard import Scoreboard
-from .servicers import register
+from .service import DomainService
 
 
 async def run(
-    domain: Domain,
+    service: DomainService,
     settings: ServiceSettings,
     ready: asyncio.Event | None = None,
     stop: asyncio.Event | None = None,
 ) -> None:
+    domain = service.domain
     bus = await Bus.connect(
         settings.nats_url,
         settings.stream,
@@ -34,13 +35,11 @@ async def run(
         startup_wait_s=settings.nats_startup_wait_s,
         max_age_s=settings.stream_max_age_s,
     )
-    scoreboard = Scoreboard() if domain is Domain.SCORING else None
-    follows = settings.follow_batches or scoreboard is not None
-    projections = Projections(bus, settings.catch_up_wait_s, follows)
-    if scoreboard is None:
-        if follows:  # else the batches come with the requests (see projection.py)
-            projections.wake = (await bus.follow_all(projections.on_batch)).poke
-    else:
+    scoreboard = Scoreboard() if service.keeps_scoreboard else None
+    # only the service with a scoreboard follows every batch on NATS; the others get the
+    # batches they lack with the requests (see projection.py)
+    projections = Projections(bus, settings.catch_up_wait_s, follows=scoreboard is not None)
+    if scoreboard is not None:
         # one subscription feeds both: each NATS delivery costs a decode, so not two of them
         board = scoreboard
 
@@ -55,9 +54,9 @@ async def run(
     core = DomainCore(domain, projections)
     # start-up is over: what it built stays frozen, and each call's cyclic garbage (asyncio
     # futures, protobuf wrappers) is swept in fewer passes, as in the orchestrator
-    gc_policy.tune(settings.gc_young_threshold)
+    gc_policy.tune()
     timed = settings.metrics_listen_port(domain.value) != 0  # as the unary calls are
-    add_servicers, calls = register(domain, core, scoreboard, timed)
+    add_servicers, calls = service.register(core, scoreboard, timed)
     await serve(
         domain.value,
         settings,
@@ -70,8 +69,10 @@ async def run(
     )
 
 
-def main(domain: Domain) -> None:
+def main(service: DomainService) -> None:
+    """Run ``service`` as this process, configured from the environment."""
     settings = ServiceSettings()
-    configure_logging(settings, domain.value)
-    setup_tracing(domain.value, settings)
-    run_service(run(domain, settings), settings)
+    name = service.domain.value
+    configure_logging(settings, name)
+    setup_tracing(name, settings)
+    run_service(run(service, settings))

@@ -5,26 +5,25 @@ with the requests: the orchestrator sends, in ``committed_tail``, every batch si
 version at which a replica of this service last answered for the match (it learns which
 replica from ``DomainEvents.replica``), so a service called for one command in twenty gets
 the nineteen it missed with the twentieth, and does no work for the others.  Following
-every batch on NATS instead (an ordered JetStream consumer) cost each of the five services
-0.11-0.17 ms of CPU per batch, mostly for batches it was never asked about;
-``FRONTIER_FOLLOW_BATCHES=true`` still does (scoring always follows: its scoreboard counts
-every match).  A request names the version it expects: a projection that lags by more than
-the tail (a replica the orchestrator has not heard from, a restart) waits briefly for NATS
-when it follows, then catches up from JetStream; one that is ahead means the caller is
-stale (ABORTED).
+every batch on NATS instead would cost every service CPU for each batch, mostly for batches
+it is never asked about; only scoring follows (its scoreboard counts every match, so it
+must see every batch anyway).  A request names the version it expects: a projection that
+lags by more than the tail (a replica the orchestrator has not heard from, a restart) waits
+briefly for NATS when it follows, then catches up from JetStream; one that is ahead means
+the caller is stale (ABORTED).
 
 A new match costs a service nothing until it is first asked about it: until a replica of
 the service has answered for the match, the orchestrator's requests bring the match's
 start (``DomainContext.start``: its configuration, secret seed included) and every batch
 from the first on, from which the projection is built on the spot, reading nothing from
-NATS.  Services used to start every projection when the lobby announced the match, each
-with a read of the match's record: at 1,500 matches created within ten seconds that was
-four services busy at 0.10-0.15 of a core each, and the first command of every match (its
-p99 near a second) waited behind those reads.  A service that follows the stream (scoring)
-still starts the projection when the lobby announces the match (or, missing that, when its
-first batch goes by), as the batches it follows need it; so does one whose request brings
-no start (another replica answered already, the orchestrator restarted since, or the
-match is past what the orchestrator keeps): it reads the match's snapshot and stream then.
+NATS.  Starting every projection when the lobby announces the match would cost each
+service a read of the match's record per new match: with many matches created at once
+that keeps every service busy, and each match's first command waits behind those reads.
+A service that follows the stream (scoring) still starts the projection when the lobby
+announces the match (or, missing that, when its first batch goes by), as the batches it
+follows need it; so does one whose request brings no start (another replica answered
+already, the orchestrator restarted since, or the match is past what the orchestrator
+keeps): it reads the match's snapshot and stream then.
 A finished match's projection is dropped, once the lobby says it ended (nothing asks about
 it any more; if something does, it is rebuilt), and after a restart a projection is rebuilt
 from the match's snapshot and stream on first use.
@@ -69,15 +68,14 @@ class Projection:
 
 
 class Projections:
-    def __init__(
-        self, bus: Bus, wait_s: float, follows: bool = True, warms: bool | None = None
-    ) -> None:
-        """``warms``: start a projection when the lobby announces its match (by default when
-        the service ``follows`` the stream; else the first request brings the start)."""
+    def __init__(self, bus: Bus, wait_s: float, follows: bool = True) -> None:
+        """``follows``: the service follows every batch on NATS (scoring), so it starts a
+        projection when the lobby announces its match, and a lagging request waits up to
+        ``wait_s`` for NATS; else the first request brings the start, and nothing would
+        arrive while waiting: a lagging request reads the stream at once."""
         self.bus = bus
-        # without following NATS, nothing would arrive while waiting: read the stream at once
         self.wait_s = wait_s if follows else 0.0
-        self.warms = follows if warms is None else warms
+        self.follows = follows
         self._by_match: dict[str, Projection] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._warming: set[asyncio.Task[Projection]] = set()
@@ -114,7 +112,7 @@ class Projections:
         if not isinstance(match_id, str):
             return
         event = notice.get("event")
-        if event == "created" and self.warms and match_id not in self._by_match:
+        if event == "created" and self.follows and match_id not in self._by_match:
             self._warm(match_id, fresh=True)
         elif event == "ended":
             self._by_match.pop(match_id, None)
@@ -218,7 +216,7 @@ class Projections:
         (the projection is not loaded and the request cannot start it, a catch-up holds it,
         or it lags beyond the tail), and then nothing is changed.  Most calls find their
         projection at most a tail behind: answering them synchronously spares the call a
-        task and a loop iteration of its own (see domain_calls.py)."""
+        task and a loop iteration of its own (see call_service.py)."""
         p = self._by_match.get(match_id)
         if p is None:
             p = self._started(match_id, version, tail, tail_stream_seq, start)

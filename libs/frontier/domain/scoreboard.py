@@ -3,7 +3,7 @@
 It needs no game state: SCORED, ROUND_STARTED and GAME_ENDED events are enough, so it keeps
 up with any number of matches cheaply and survives restarts of every other service.  It sees
 every batch, so it reads only the events' kind numbers and the few fields it keeps, without
-converting events to the engine's (measured: 20 -> ~4 us per batch).
+converting events to the engine's (a conversion would cost several times the reading).
 """
 
 from __future__ import annotations

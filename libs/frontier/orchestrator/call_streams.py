@@ -1,17 +1,24 @@
-"""The client side of DomainCallService: unary domain calls as messages on open streams.
+"""The client side of DomainCallService: the domain calls as messages on open streams.
 
-Why: a unary gRPC call costs both the orchestrator and the domain service several times the
-CPU of a request and its reply on an already open stream (see domain.proto, and
-docs/performance.md for the figures).  :class:`CallStreams` keeps a few Exchange streams open to one
-domain service and multiplexes every call over them, matching replies to calls by id.
+Why: a unary gRPC call costs both sides a call's whole machinery (a new HTTP/2 stream, its
+headers, a task per call on the server), where a request and its reply on an already open
+stream cost a fraction of that (see domain.proto and frontier.domain.call_service).
+:class:`CallStreams` keeps a few Exchange streams open to one domain service and
+multiplexes every call over them, matching replies to calls by id.  This is the one way the
+orchestrator calls a domain service; the services' unary RPCs are their public shape, for
+tools and tests.
 
-What a caller sees is what a unary call gives it (so the commit path handles both alike):
-the response message, or a ``grpc.aio.AioRpcError`` with the unary status's code, message
-and reason (the reason in the standard ``grpc-status-details-bin`` trailer, as
+What a caller sees is what a unary call gives it (so the commit path handles every failure
+alike): the response message, or a ``grpc.aio.AioRpcError`` with the unary status's code,
+message and reason (the reason in the standard ``grpc-status-details-bin`` trailer, as
 errors.reason_in reads it).  A reply that does not come within the call's timeout raises
 DEADLINE_EXCEEDED; when a stream breaks (the service restarts, a replica dies) every call
 pending on it raises UNAVAILABLE and the next call opens a new stream.  Both are
-"retry": these calls change nothing on the service.
+"retry": these calls change nothing on the service.  A request larger than a stream message
+may carry (:data:`MAX_CALL_REQUEST_BYTES`) is refused before it is sent, as the service
+would refuse it: a domain request holds one command, its match's start and a bounded tail
+of the match's committed events, far below that limit, so one over it is a bug
+to report rather than a call to make another way.
 
 Replicas: the channel balances round_robin, which picks a replica per *call*, and a stream
 is one call.  So a domain has ``streams`` of them (calls go round over them), and each
@@ -20,9 +27,6 @@ so that its successor is balanced again and finds replicas that joined since.  T
 streams of a slot live 1 s, 2 s, 4 s... up to ``max_age_s``: the ones opened while the
 channel was still connecting (when round_robin has only the first replica to pick) are
 soon replaced, and later ones cost one stream opening a minute.
-
-A service that does not serve the stream (an older version: UNIMPLEMENTED) is called with
-unary RPCs instead, and asked again after :data:`RETRY_STREAM_S`.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from opentelemetry import trace
 from frontier.runtime.errors import details_metadata
 from frontier.runtime.telemetry import inject_headers, tracer, tracing_on
 from frontier.v1 import domain_pb2
-from frontier.wire.domain_rpc import span_attributes
+from frontier.wire.domain_rpc import MAX_CALL_REQUEST_BYTES, span_attributes
 
 from . import eager
 from .eager import Resumed
@@ -47,14 +51,9 @@ from .eager import Resumed
 log = logging.getLogger("frontier.orchestrator.streams")
 
 EXCHANGE = "/frontier.v1.DomainCallService/Exchange"
-RETRY_STREAM_S = 60.0  # after UNIMPLEMENTED, unary calls for this long before asking again
 FIRST_AGE_S = 1.0  # the first stream of a slot lives this long, each next one twice as long
 
 _CODES = {code.value[0]: code for code in grpc.StatusCode}
-
-
-class StreamUnsupported(Exception):
-    """The service answered the stream UNIMPLEMENTED: make this call as a unary RPC."""
 
 
 def rpc_error(code: grpc.StatusCode, message: str, reason: str = "") -> grpc.aio.AioRpcError:
@@ -68,9 +67,7 @@ def rpc_error(code: grpc.StatusCode, message: str, reason: str = "") -> grpc.aio
 class CallStream:
     """One Exchange stream and the calls waiting for their replies on it."""
 
-    def __init__(
-        self, channel: grpc.aio.Channel, on_unsupported: asyncio.Event, max_age_s: float = 0
-    ) -> None:
+    def __init__(self, channel: grpc.aio.Channel, max_age_s: float = 0) -> None:
         exchange = channel.stream_stream(
             EXCHANGE,
             request_serializer=domain_pb2.ExchangeRequest.SerializeToString,
@@ -82,7 +79,6 @@ class CallStream:
         self.open = True  # takes new calls
         self._pending: dict[int, asyncio.Future[domain_pb2.ExchangeResponse]] = {}
         self._ids = itertools.count(1)
-        self._unsupported = on_unsupported
         # the stream's one writer: callers queue their messages and wait only for their
         # replies, so a write held up (HTTP/2 flow control, a stalled peer) never keeps a
         # call past its deadline; None half-closes the stream (retire).  A message sent
@@ -188,14 +184,7 @@ class CallStream:
                 if future is not None and not future.done():
                     future.set_result(reply)
         except grpc.aio.AioRpcError as exc:
-            if exc.code() is grpc.StatusCode.UNIMPLEMENTED:
-                failure = StreamUnsupported(exc.details() or "UNIMPLEMENTED")
-                self._unsupported.set()
-            else:
-                failure = rpc_error(
-                    grpc.StatusCode.UNAVAILABLE,
-                    f"the domain service's call stream broke: {exc.code().name} {exc.details()}",
-                )
+            failure = _broken(exc)
         finally:  # also when cancelled (cancel(): the orchestrator closes)
             self.open = False
             self._writer.cancel()
@@ -206,6 +195,27 @@ class CallStream:
 
 def _lost() -> grpc.aio.AioRpcError:
     return rpc_error(grpc.StatusCode.UNAVAILABLE, "the domain service's call stream ended")
+
+
+def _broken(exc: grpc.aio.AioRpcError) -> grpc.aio.AioRpcError:
+    """What the pending calls of a stream that ended with ``exc`` raise: UNAVAILABLE, to
+    retry.  UNIMPLEMENTED means the address is not a Frontier domain service (every one
+    serves DomainCallService): logged as the deployment error it is."""
+    if exc.code() is grpc.StatusCode.UNIMPLEMENTED:
+        log.error("a domain service address does not serve DomainCallService: %s", exc.details())
+    return rpc_error(
+        grpc.StatusCode.UNAVAILABLE,
+        f"the domain service's call stream broke: {exc.code().name} {exc.details()}",
+    )
+
+
+def _oversized(method: str, size: int) -> grpc.aio.AioRpcError:
+    """The error of a request no stream message may carry: what the service answers one."""
+    return rpc_error(
+        grpc.StatusCode.INVALID_ARGUMENT,
+        f"the request to {method} is {size} bytes; at most {MAX_CALL_REQUEST_BYTES}",
+        "FIELD_TOO_LONG",
+    )
 
 
 def _expire(future: asyncio.Future[Any], timeout: float) -> None:
@@ -224,25 +234,13 @@ class CallStreams:
         self._slots: list[CallStream | None] = [None] * streams
         self._ages = [FIRST_AGE_S] * streams  # how long the slot's next stream lives
         self._turn = itertools.cycle(range(streams))
-        self._unsupported = asyncio.Event()
-        self._unary_until = 0.0
         self._retiring: set[CallStream] = set()
         self.traced = tracing_on()  # read once: tracing is set up before the clients
 
-    def streaming(self) -> bool:
-        """False while the service is known not to serve the stream (use unary calls)."""
-        if self._unsupported.is_set():
-            self._unsupported.clear()
-            self._unary_until = time.monotonic() + RETRY_STREAM_S
-            log.warning(
-                "a domain service does not serve DomainCallService (an older version?): "
-                "unary calls for %gs",
-                RETRY_STREAM_S,
-            )
-        return time.monotonic() >= self._unary_until
-
     async def call(self, method: str, request: bytes, timeout: float) -> bytes:
         """The response bytes of a call of ``method`` (raises as its unary call would)."""
+        if len(request) > MAX_CALL_REQUEST_BYTES:
+            raise _oversized(method, len(request))
         if not self.traced:
             return await self._stream().call(method, request, timeout, None)
         # the span the gRPC instrumentation gives a unary call, and its context in the
@@ -263,7 +261,7 @@ class CallStreams:
         if stream is None or not stream.open:
             age = min(self._ages[slot], self.max_age_s)
             self._ages[slot] = age * 2
-            stream = CallStream(self.channel, self._unsupported, age)
+            stream = CallStream(self.channel, age)
             self._slots[slot] = stream
         return stream
 

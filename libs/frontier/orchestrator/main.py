@@ -77,7 +77,7 @@ async def run(
     resuming = asyncio.ensure_future(core.resume())
     renewing = asyncio.ensure_future(core.keep_leases())
     unloading = asyncio.ensure_future(core.unload_finished())
-    gc_policy.tune(settings.gc_young_threshold)  # start-up is over: what it built stays
+    gc_policy.tune()  # start-up is over: what it built stays
     await serve(
         "orchestrator",
         settings,
@@ -95,4 +95,4 @@ def main() -> None:
     settings = OrchestratorSettings()
     configure_logging(settings, "orchestrator")
     setup_tracing("orchestrator", settings)
-    run_service(run(settings), settings)
+    run_service(run(settings))

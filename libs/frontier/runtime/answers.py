@@ -1,21 +1,11 @@
 """Requests on one NATS connection, answered on one subscription: the JetStream publish's path.
 
-Why: every accepted command waits for its batch's JetStream acknowledgement, and nats-py puts
-two task hops on that path, each a loop iteration behind everything else ready (on a loaded
-orchestrator, a long queue):
-- ``Client.publish`` appends the message to a buffer and wakes the client's ``_flusher``
-  task, which writes the buffer out on the loop's next iteration;
-- an answer to a subscription with a callback is queued for the subscription's own task,
-  which then runs the callback on a later iteration.
-:func:`write_now` hands the message to the socket in the caller's step when nothing is
-buffered before it (so the order of messages is kept), and :class:`Answers` settles the
-waiting future as the answer is parsed.  Both fall back to nats-py's own path whenever the
-connection is not in the plain connected state (reconnecting: nats-py buffers), so what a
-caller sees -- answers, timeouts, errors -- is the same.  They reach into nats-py's
-client (``_pending_data_size``, ``_transport``, a subscription's ``_pending_queue``) as
-pinned in constraints.txt; ``tests/integration/test_publish_outcomes.py`` checks them
-against a real nats-server, and each checks the attributes it needs and otherwise leaves
-nats-py's path in place.
+Every accepted command waits for its batch's JetStream acknowledgement, so this path is
+kept short: :func:`publish` writes the message to the socket in the caller's step when it
+can (:func:`.nats_internals.write_now`), and :class:`Answers` settles the waiting future as
+the answer is parsed (:func:`.nats_internals.settle_on_arrival`) rather than one loop
+iteration later in the subscription's task.  Both fall back to nats-py's own path whenever
+they cannot, so what a caller sees -- answers, timeouts, errors -- is the same.
 
 :class:`Answers` is what ``Client.request`` does, without a NUID and random token per
 request and ``asyncio.wait_for`` around it: the reply subject is a prefix unique to the
@@ -28,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-from collections.abc import Callable
 from typing import Any
 
 import nats.errors
@@ -37,58 +26,10 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 from nats.js.api import Header
 from nats.js.errors import NoStreamResponseError
-from nats.protocol import command as protocol
+
+from .nats_internals import settle_on_arrival, write_now
 
 NO_RESPONDERS = "503"  # the status NATS answers a request nobody subscribed to with
-
-
-def write_now(
-    nc: Client, subject: str, payload: bytes, reply: str = "", headers: dict[str, str] | None = None
-) -> bool:
-    """Write one message to ``nc``'s socket now, as ``nc.publish`` would queue it; False
-    (nothing done) when it cannot be written now -- something is buffered before it, the
-    connection is not plainly connected, or a header needs nats-py's checks -- and the
-    caller should ``await nc.publish(...)`` instead."""
-    transport = getattr(nc, "_transport", None)
-    if (
-        transport is None
-        or getattr(nc, "_pending_data_size", 1) != 0
-        or not nc.is_connected
-        or nc.is_draining_pubs
-        or len(payload) > nc.max_payload
-    ):
-        return False
-    if headers:
-        lines = [b"NATS/1.0\r\n"]
-        for key, value in headers.items():
-            if not _plain(key) or "\r" in value or "\n" in value:
-                return False
-            lines.append(f"{key}: {value}\r\n".encode())
-        lines.append(b"\r\n")
-        message = protocol.hpub_cmd(subject, reply, b"".join(lines), payload)
-    else:
-        message = protocol.pub_cmd(subject, reply, payload)
-    try:
-        transport.writelines([message])
-    except OSError:
-        return False  # nats-py's path meets the error and reconnects
-    nc.stats["out_msgs"] += 1
-    nc.stats["out_bytes"] += len(payload)
-    return True
-
-
-def _plain(key: str) -> bool:
-    """Whether ``key`` is a header name nats-py would send as it is (letters, digits, ``-_.``).
-    The names are a handful of constants: each is checked once."""
-    if key in _PLAIN_KEYS:
-        return True
-    plain = bool(key) and key.isascii() and all(c.isalnum() or c in "-_." for c in key)
-    if plain and len(_PLAIN_KEYS) < 64:
-        _PLAIN_KEYS.add(key)
-    return plain
-
-
-_PLAIN_KEYS: set[str] = set()
 
 
 async def publish(
@@ -149,10 +90,7 @@ class Answers:
 
     async def _subscribed(self) -> Subscription:
         subscription = await self.nc.subscribe(f"{self.prefix}*", cb=self._answered)
-        if hasattr(subscription, "_pending_queue") and hasattr(subscription, "_pending_size"):
-            # answers settled as they are parsed; the subscription's task (started for the
-            # callback) then waits on a queue nothing fills, until the subscription ends
-            subscription._pending_queue = _Settling(subscription, self._settle)  # type: ignore[assignment]
+        settle_on_arrival(subscription, self._settle)  # else _answered gets them
         return subscription
 
     def _settle(self, msg: Msg) -> None:
@@ -160,40 +98,8 @@ class Answers:
         if answer is not None and not answer.done():
             answer.set_result(msg)
 
-    async def _answered(self, msg: Msg) -> None:  # nats-py's path (see _subscribed)
+    async def _answered(self, msg: Msg) -> None:  # nats-py's own path (see _subscribed)
         self._settle(msg)
-
-
-class _Settling:
-    """Stands for a subscription's queue of pending messages: each message put is handed to
-    ``settle`` at once (and no longer counted as pending, as the subscription's task would
-    do when it takes one), so the queue is always empty."""
-
-    def __init__(self, subscription: Subscription, settle: Callable[[Msg], None]) -> None:
-        self.subscription = subscription
-        self.settle = settle
-
-    def put_nowait(self, msg: Msg) -> None:
-        self.subscription._pending_size -= len(msg.data)
-        self.settle(msg)
-
-    async def get(self) -> Msg:
-        """What the subscription's task waits on: nothing ever comes (it is cancelled when
-        the subscription ends)."""
-        await asyncio.get_running_loop().create_future()
-        raise AssertionError("never settled")
-
-    def qsize(self) -> int:
-        return 0
-
-    def empty(self) -> bool:
-        return True
-
-    def task_done(self) -> None:
-        return None
-
-    async def join(self) -> None:
-        return None
 
 
 def _give_up(answer: asyncio.Future[Msg]) -> None:

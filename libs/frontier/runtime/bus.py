@@ -1,12 +1,11 @@
-"""The NATS side of Frontier: JetStream event stream, match registry and snapshots (KV).
+"""The NATS side of Frontier: one connection, the event stream and the match buckets (KV).
 
-* ``frontier.match.<id>.events`` (stream FRONTIER_EVENTS): one message per accepted command,
-  an :class:`EventBatch` holding all its events.  ``Nats-Msg-Id`` = ``<id>:<first seq>`` so
-  a retried publish is dropped as a duplicate, and ``Nats-Expected-Last-Subject-Sequence``
-  makes a second writer's publish fail instead of interleaving.
+* the event stream (FRONTIER_EVENTS, ``frontier.match.<id>.events``): one message per
+  accepted command, its batch of events -- written and read by :mod:`.event_stream`.
 * KV ``frontier-matches``: match id -> record (config with the secret seed, token hashes).
 * KV ``frontier-snapshots``: match id -> latest snapshot (state + stream position).
 * KV ``frontier-standing``: ``<match id>.<seat>`` -> that seat's standing answers (JSON).
+* KV ``frontier-leases``: which orchestrator hosts which match (orchestrator/leases.py).
 * ``frontier.lobby``: match created / ended notices (plain subscribers).
 
 On a JetStream cluster the stream and the buckets are created with ``replicas`` copies
@@ -29,45 +28,45 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 
 import nats
 import nats.errors
 from nats.aio.client import Client
 from nats.aio.msg import Msg
-from nats.js.api import Header, StorageType, StreamConfig
+from nats.js.api import StorageType, StreamConfig
 from nats.js.client import JetStreamContext
 from nats.js.errors import (
     APIError,
     BucketNotFoundError,
     KeyNotFoundError,
     KeyWrongLastSequenceError,
+    NoKeysError,
     NotFoundError,
     ServiceUnavailableError,
 )
 from nats.js.kv import KeyValue
 
-from frontier.v1 import events_pb2
-
 from .answers import Answers
-from .follow import Follower, unacked_consumer
-from .metrics import timed_publish
-from .telemetry import inject_headers
+from .event_stream import (
+    ALL_EVENTS,
+    SUBJECT_PREFIX,
+    EventStream,
+    StoredBatch,
+    WriterConflict,
+    events_subject,
+    turn_subject,
+)
+from .follow import Follower
 
 log = logging.getLogger("frontier.bus")
 
-SUBJECT_PREFIX = "frontier.match"
-ALL_EVENTS = f"{SUBJECT_PREFIX}.*.events"
 LOBBY = "frontier.lobby"
 MATCHES_BUCKET = "frontier-matches"
 SNAPSHOTS_BUCKET = "frontier-snapshots"
 LEASES_BUCKET = "frontier-leases"
 STANDING_BUCKET = "frontier-standing"
 DUPLICATE_WINDOW_S = 120.0  # how long a retried publish is recognised (JetStream's default)
-CATCH_UP_FETCH = 256  # batches per request of a catch-up (batches_after)
-CATCH_UP_INACTIVE_S = 2.0  # how long the server keeps a catch-up's consumer once unused
-WRONG_LAST_SEQUENCE = 10071  # JetStream error code: expected last subject sequence mismatch
 # what JetStream answers (or fails to) while it is still starting: a new cluster has no meta
 # leader for a few seconds, and a node just restarted is still catching up
 JETSTREAM_NOT_READY = (
@@ -85,26 +84,9 @@ def servers_of(url: str) -> list[str]:
     return servers
 
 
-def events_subject(match_id: str) -> str:
-    return f"{SUBJECT_PREFIX}.{match_id}.events"
-
-
-def turn_subject(match_id: str) -> str:
-    return f"{SUBJECT_PREFIX}.{match_id}.turn"
-
-
-class WriterConflict(Exception):
-    """Another writer appended to this match's stream first (we are no longer its owner)."""
-
-
-@dataclass(frozen=True, slots=True)
-class StoredBatch:
-    stream_seq: int
-    batch: events_pb2.EventBatch
-
-
-class Bus:
-    """One NATS connection with the JetStream objects Frontier uses."""
+class Bus(EventStream):
+    """One NATS connection with the JetStream objects Frontier uses: the event stream's
+    reads and writes (:class:`.event_stream.EventStream`), the match buckets, the lobby."""
 
     def __init__(
         self,
@@ -261,151 +243,7 @@ class Bus:
         if not self.nc.is_closed:
             await self.nc.drain()
 
-    # ----- the event stream -----------------------------------------------------------------
-    @timed_publish
-    async def publish_batch(self, batch: events_pb2.EventBatch, expected_last_seq: int) -> int:
-        """Append one batch; returns its stream sequence.  Raises WriterConflict.
-
-        Safe to call again with the same batch after an unknown outcome (a timeout, a lost
-        connection): the same ``Nats-Msg-Id`` and expected sequence make a second copy
-        impossible, and whichever copy got in is recognised as this batch by its bytes.  A
-        duplicate acknowledgement or a sequence mismatch is only a success when the message
-        in the stream is this very batch; anything else there is another writer's."""
-        first = batch.envelopes[0].seq if batch.envelopes else 0
-        data = batch.SerializeToString()
-        position = "abandoned" if batch.abandoned else str(first)
-        headers = inject_headers(
-            {
-                "Nats-Msg-Id": f"{batch.match_id}:{position}",
-                "Nats-Expected-Last-Subject-Sequence": str(expected_last_seq),
-            }
-        )
-        headers[Header.EXPECTED_STREAM] = self.stream  # as js.publish(stream=...) sets it
-        subject = events_subject(batch.match_id)
-        try:
-            seq, duplicate = await self._js_publish(subject, data, headers)
-        except APIError as exc:
-            if exc.err_code != WRONG_LAST_SEQUENCE:
-                raise
-            # Something follows expected_last_seq: our own earlier attempt, or another writer.
-            landed = await self._next_on_subject(subject, expected_last_seq)
-            if landed is not None and landed[1] == data:
-                return landed[0]
-            raise WriterConflict(str(exc)) from exc
-        if duplicate:
-            landed = await self._next_on_subject(subject, expected_last_seq)
-            if landed is None or landed[0] != seq or landed[1] != data:
-                raise WriterConflict(
-                    f"message id {position} of {batch.match_id} holds another batch"
-                )
-        return seq
-
-    async def _js_publish(
-        self, subject: str, data: bytes, headers: dict[str, str]
-    ) -> tuple[int, bool]:
-        """A JetStream publish, as ``JetStreamContext.publish`` makes it (the message with a
-        reply subject; JetStream answers there), read for the two fields the commit path
-        uses: the stream sequence and whether it was a duplicate.  Raises what that method
-        raises: APIError (of the error's class) for an error answer, NoStreamResponseError
-        when no stream takes the subject, nats' TimeoutError when no answer came in time.
-
-        Why not that method: per command it spent ~40-50 µs of Python around the answer --
-        a new NUID and random token for the reply subject, ``asyncio.wait_for``, a
-        ``PubAck`` dataclass built field by field -- measured with uvloop against a real
-        nats-server, 210-230 -> 175-180 µs of client CPU per publish (the rest is the
-        socket, the protocol parser and nats-py's publish).  The answers come to one
-        subscription of this connection (:class:`answers.Answers`)."""
-        answers = self._answers
-        if answers is None:
-            answers = self._answers = Answers(self.nc)
-        answer = await answers.request(subject, data, headers, self.timeout_s)
-        error = answer.get("error")
-        if error is not None:
-            raise APIError.from_error(error)
-        return int(answer["seq"]), bool(answer.get("duplicate", False))
-
-    async def _next_on_subject(self, subject: str, after_seq: int) -> tuple[int, bytes] | None:
-        """The first message of ``subject`` after stream position ``after_seq``, if any."""
-        try:
-            raw = await self.js.get_msg(self.stream, seq=after_seq + 1, subject=subject, next=True)
-        except NotFoundError:
-            return None
-        return int(raw.seq or 0), raw.data or b""
-
-    async def read_batches(self, match_id: str, after_stream_seq: int = 0) -> list[StoredBatch]:
-        """Every committed batch of a match after a stream position, in order."""
-        out: list[StoredBatch] = []
-        async for stored in self.iter_batches(match_id, after_stream_seq):
-            out.append(stored)
-        return out
-
-    async def iter_batches(
-        self, match_id: str, after_stream_seq: int = 0
-    ) -> AsyncIterator[StoredBatch]:
-        subject = events_subject(match_id)
-        seq = after_stream_seq + 1
-        while True:
-            try:
-                raw = await self.js.get_msg(self.stream, seq=seq, subject=subject, next=True)
-            except NotFoundError:
-                return
-            batch = events_pb2.EventBatch.FromString(raw.data or b"")
-            yield StoredBatch(int(raw.seq or 0), batch)
-            seq = int(raw.seq or 0) + 1
-
-    async def batches_after(
-        self, match_id: str, after_stream_seq: int = 0
-    ) -> AsyncGenerator[StoredBatch, None]:
-        """Like :meth:`iter_batches`, through one short-lived consumer: one request and a
-        burst of messages rather than one request (JSON, base64, parsed headers) per batch.
-        Why: a domain service called for one command in fifty lags by dozens of batches
-        (measured: crafting's and combat's catch-ups were most of their CPU)."""
-        config = unacked_consumer(after_stream_seq + 1, CATCH_UP_INACTIVE_S)
-        config.filter_subject = events_subject(match_id)
-        config.name = self.nc.new_inbox().rsplit(".", 1)[-1]
-        info = await self.js.add_consumer(self.stream, config)
-        left = int(info.num_pending or 0)
-        if not left:
-            return
-        sub = await self.js.pull_subscribe_bind(consumer=config.name, stream=self.stream)
-        try:
-            while left > 0:
-                msgs = await sub.fetch(min(left, CATCH_UP_FETCH), timeout=self.timeout_s)
-                for msg in msgs:
-                    yield StoredBatch(
-                        int(msg.metadata.sequence.stream),
-                        events_pb2.EventBatch.FromString(msg.data),
-                    )
-                left -= len(msgs)
-        finally:
-            await sub.unsubscribe()  # the server drops the consumer itself, soon after
-
-    async def last_write_unix_ms(self, match_id: str) -> int:
-        """When the match's last batch was stored (0: it has none)."""
-        try:
-            raw = await self.js.get_msg(self.stream, subject=events_subject(match_id))
-        except NotFoundError:
-            return 0
-        return int(raw.time.timestamp() * 1000) if raw.time else 0
-
-    async def last_stream_seq(self, match_id: str) -> int:
-        try:
-            raw = await self.js.get_msg(self.stream, subject=events_subject(match_id))
-        except NotFoundError:
-            return 0
-        return int(raw.seq or 0)
-
-    async def follow_all(
-        self, handler: Callable[[int, events_pb2.EventBatch], Awaitable[None]]
-    ) -> Follower:
-        """Deliver every new batch of every match to ``handler``, in stream order, in
-        rounds (see follow.py); stopped by :meth:`close`."""
-        follower = Follower(self.js, self.stream, ALL_EVENTS, handler, nc=self.nc)
-        await follower.start()
-        self._followers.append(follower)
-        return follower
-
-    # ----- the match registry and snapshots ---------------------------------------------------
+    # ----- the match buckets: registry, snapshots, standing answers, leases ---------------
     @property
     def matches(self) -> KeyValue:
         assert self._matches is not None, "call ensure() first"
@@ -451,10 +289,8 @@ class Bus:
     async def match_ids(self) -> list[str]:
         try:
             return sorted(await self.matches.keys())
-        except Exception as exc:  # nats-py raises NoKeysError on an empty bucket
-            if type(exc).__name__ == "NoKeysError":
-                return []
-            raise
+        except NoKeysError:  # an empty bucket
+            return []
 
     async def leases_bucket(self) -> KeyValue:
         """The KV bucket of match leases (many orchestrators; see orchestrator/leases.py)."""
@@ -493,10 +329,8 @@ class Bus:
         """Matches in which some seat has standing answers."""
         try:
             keys = await self.standing.keys()
-        except Exception as exc:  # nats-py raises NoKeysError on an empty bucket
-            if type(exc).__name__ == "NoKeysError":
-                return []
-            raise
+        except NoKeysError:  # an empty bucket
+            return []
         return sorted({key.split(".", 1)[0] for key in keys})
 
     async def lobby(self, notice: dict[str, object]) -> None:
@@ -514,3 +348,20 @@ class Bus:
                 handler(notice)
 
         await self.nc.subscribe(LOBBY, cb=on_msg)
+
+
+__all__ = [
+    "ALL_EVENTS",
+    "LEASES_BUCKET",
+    "LOBBY",
+    "MATCHES_BUCKET",
+    "SNAPSHOTS_BUCKET",
+    "STANDING_BUCKET",
+    "SUBJECT_PREFIX",
+    "Bus",
+    "StoredBatch",
+    "WriterConflict",
+    "events_subject",
+    "servers_of",
+    "turn_subject",
+]

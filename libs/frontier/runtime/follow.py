@@ -1,25 +1,25 @@
 """Following every batch of the event stream in rounds, not one wake-up per batch.
 
 Who follows: scoring (its scoreboard counts every match, and its projection folds every
-batch), and every domain service run with ``FRONTIER_FOLLOW_BATCHES=true``.  None of them
-needs a batch within milliseconds of its commit: a request that finds its projection behind
-gets the batches with it (``committed_tail``) or reads them from the stream.
+batch); the other domain services get the batches they lack with the requests.  Scoring
+needs no batch within milliseconds of its commit: a request that finds its projection
+behind gets the batches with it (``committed_tail``) or reads them from the stream.
 
 Why rounds: an ordered push consumer delivers each batch as its own NATS message, so an
-idle follower wakes up once per command, and at a paced 85 commands/s that wake-up (socket
-read, the NATS client's per-message machinery, flow control) cost scoring more than folding
-the batch itself.  A pull consumer asked every ``interval_s`` for everything pending gets
-the batches of that interval in one burst: one request and one wake-up for many batches,
-and no acknowledgements (``AckPolicy.NONE``).  A round that finds nothing doubles the
-interval (up to ``IDLE_INTERVAL_S``); one that finds a batch goes back to ``interval_s``.
-Nothing waits on a round: callers that need a batch now poke or sync (below).
+idle follower wakes up once per command, and that wake-up (socket read, the NATS client's
+per-message machinery, flow control) costs more than folding the batch itself.  A pull
+consumer asked every ``interval_s`` for everything pending gets the batches of that interval
+in one burst: one request and one wake-up for many batches, and no acknowledgements
+(``AckPolicy.NONE``).  A round that finds nothing doubles the interval (up to
+``IDLE_INTERVAL_S``); one that finds a batch goes back to ``interval_s``.  Nothing waits on
+a round: callers that need a batch now poke or sync (below).
 
 Why not nats-py's ``PullSubscription.fetch``: it takes each message with ``next_msg``, which
-creates two tasks, a uuid and a ``wait_for`` per message -- measured in a paced benchmark,
-most of scoring's CPU per batch (1.0 batch a command: 0.33 ms of CPU per command).  The
-follower asks the consumer itself (one ``no_wait`` pull request per round, on a
-subscription of its own whose callback hands each batch on) and the round ends with the
-server's "no messages" status or a full batch.
+creates two tasks, a uuid and a ``wait_for`` per message, which would be most of scoring's
+CPU per batch (and scoring sees a batch for every command).  The follower asks the consumer
+itself (one ``no_wait`` pull request per round, on a subscription of its own whose callback
+hands each batch on) and the round ends with the server's "no messages" status or a full
+batch.
 
 Never missing or double-counting a batch: each delivery's consumer sequence must follow the
 last one; on a gap, or any failure (NATS restarted and lost the consumer, a reconnect, a

@@ -3,9 +3,9 @@
 gRPC's asyncio server runs every interceptor's ``intercept_service`` on every call, and
 ours (:class:`.metrics.RpcMetrics`, :class:`.guard.RequestGuard`) each build a new handler
 around the one they are given: closures, a new ``RpcMethodHandler`` and an ``await`` per
-interceptor, for what is the same handler for every call of a method.  A profile of the
-orchestrator under load put gRPC's request handling and the guards at about a tenth of its
-CPU.  :class:`HandlerCache` runs the interceptors behind it once per method and keeps what
+interceptor, for what is the same handler for every call of a method; under load, gRPC's
+request handling and the guards are a noticeable share of the orchestrator's CPU.
+:class:`HandlerCache` runs the interceptors behind it once per method and keeps what
 they return.
 
 That is exact only for interceptors whose handler depends on the method alone, not on the

@@ -119,15 +119,11 @@ def server_options(settings: ServiceSettings) -> list[tuple[str, int]]:
     return options
 
 
-def run_service(main: Coroutine[Any, Any, None], settings: ServiceSettings) -> None:
-    """Run a service's ``main`` to its end on the event loop ``FRONTIER_EVENT_LOOP`` names.
-
-    uvloop by default: its loop spends less CPU per wake-up and socket read than the
-    standard library's, and a service's work is mostly that (measured: the orchestrator's
-    CPU per command fell by a tenth, see the README's performance section).  ``asyncio``
-    keeps the standard loop, for debugging or where uvloop cannot be installed."""
-    factory = uvloop.new_event_loop if settings.event_loop == "uvloop" else None
-    with asyncio.Runner(loop_factory=factory) as runner:
+def run_service(main: Coroutine[Any, Any, None]) -> None:
+    """Run a service's ``main`` to its end on a uvloop event loop: its loop spends less CPU
+    per wake-up and socket read than the standard library's, and a service's work is mostly
+    that."""
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
         runner.run(main)
 
 

@@ -73,13 +73,6 @@ class TlsSettings(BaseSettings):
 class ServiceSettings(TlsSettings):
     """Settings every Frontier service reads."""
 
-    gc_young_threshold: int = Field(
-        default=3_000,
-        ge=0,
-        description="allocations between two young garbage collections, after freezing "
-        "what start-up built (runtime/gc_policy.py); 0 keeps CPython's defaults",
-    )
-
     host: str = Field(default="127.0.0.1", description="address to listen on")
     port: int = Field(default=0, ge=0, le=65535, description="0 = the service's default")
     nats_url: str = Field(
@@ -108,7 +101,11 @@ class ServiceSettings(TlsSettings):
         "cluster elects its leader seconds after its nodes are up) before it gives up",
     )
     catch_up_wait_s: float = Field(
-        default=0.05, ge=0, le=5, description="how long a lagging projection waits for NATS"
+        default=0.05,
+        ge=0,
+        le=5,
+        description="scoring (the one service that follows NATS): how long a lagging "
+        "projection waits for NATS before it reads the stream itself",
     )
     grace_s: float = Field(default=5.0, ge=0, le=120, description="drain time on SIGTERM")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
@@ -128,16 +125,6 @@ class ServiceSettings(TlsSettings):
         ge=0,
         le=65535,
         description="Prometheus /metrics port; unset = the service's default, 0 = none",
-    )
-    follow_batches: bool = Field(
-        default=False,
-        description="domain services: follow every committed batch on NATS, rather than "
-        "get the batches they missed with the next request (scoring always follows)",
-    )
-    event_loop: Literal["uvloop", "asyncio"] = Field(
-        default="uvloop",
-        description="the process's event loop: uvloop (libuv; less CPU per request) or "
-        "the standard library's asyncio loop",
     )
 
     def listen_port(self, service: str) -> int:
@@ -179,11 +166,6 @@ class OrchestratorSettings(ServiceSettings):
     )
     max_matches: int = Field(
         default=1000, ge=1, description="unfinished matches one orchestrator hosts at most"
-    )
-    domain_streams: bool = Field(
-        default=True,
-        description="carry the calls to the domain services as messages on long-lived "
-        "DomainCallService streams (a third of a unary call's CPU); false: unary RPCs",
     )
     domain_streams_per_service: int = Field(
         default=2,

@@ -5,9 +5,9 @@ client interceptors); NATS messages carry the W3C trace context in their headers
 exporter is a setting: console, OTLP/gRPC to a collector, or none.
 
 With no exporter, tracing is off altogether: no SDK provider is installed and the services
-add no interceptors.  Measured with ``frontier bench stack``, the interceptors and span
-objects cost about a tenth of each process's CPU per call even when every span is thrown
-away, and a trace nobody exports helps nobody.  A deployment traces every service or none
+add no interceptors: the interceptors and span objects cost a noticeable share of each
+process's CPU per call even when every span is thrown away, and a trace nobody exports
+helps nobody.  A deployment traces every service or none
 (the compose stack and the settings docs say so), so nothing is lost by not propagating
 context through a process that exports nothing.
 """
@@ -64,8 +64,8 @@ def tracer() -> trace.Tracer:
 
 def span(name: str) -> contextlib.AbstractContextManager[object]:
     """A span named ``name`` around a block, or nothing at all when tracing is off: even a
-    no-op span goes through the proxy tracer's context managers, which a profile of the
-    paced orchestrator showed at ~5% of its CPU for the one span on the commit path."""
+    no-op span goes through the proxy tracer's context managers, a visible share of the
+    orchestrator's CPU for the one span on the commit path."""
     if not tracing_on():
         return contextlib.nullcontext()
     return tracer().start_as_current_span(name)

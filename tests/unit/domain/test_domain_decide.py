@@ -4,14 +4,14 @@ projection stands in: a match's initial state at version 0)."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from typing import Any
 
 import pytest
 
+from frontier.domain.all_services import SERVICES
 from frontier.domain.core import DomainCore
-from frontier.domain.servicers import methods
+from frontier.domain.scoreboard import Scoreboard
 from frontier.engine import initial_state, legal_commands, make_config, to_act
 from frontier.engine.ctx import Ctx
 from frontier.engine.decide import advance, apply_command
@@ -21,7 +21,7 @@ from frontier.engine.model import Command, CommandKind
 from frontier.engine.state import State
 from frontier.v1 import domain_pb2
 from frontier.wire.convert import command_to_proto, event_from_proto
-from frontier.wire.domain_rpc import SPECS, method_name
+from frontier.wire.domain_rpc import SPECS
 
 LINEUP = "A=marquise;B=marquise"
 
@@ -45,13 +45,13 @@ def _context(checked: bool) -> domain_pb2.DomainContext:
     return domain_pb2.DomainContext(match_id="m", base_version=0, legal_checked=checked)
 
 
-def _decide(core: DomainCore, cmd: Command, checked: bool, then_advance: bool = False) -> Any:
+async def _decide(core: DomainCore, cmd: Command, checked: bool, then_advance: bool = False) -> Any:
     context = _context(checked)
-    state = asyncio.run(core.state_for(context))
+    state = await core.state_for(context)
     return core.decide_on(state, command_to_proto(cmd), then_advance, context.legal_checked)
 
 
-def test_legal_checked_still_refuses_a_seat_whose_turn_it_is_not() -> None:
+async def test_legal_checked_still_refuses_a_seat_whose_turn_it_is_not() -> None:
     state = initial_state(make_config(seed=1, lineup=LINEUP))
     actor = to_act(state)
     assert actor is not None
@@ -61,21 +61,21 @@ def test_legal_checked_still_refuses_a_seat_whose_turn_it_is_not() -> None:
     core = _core(owner(state, cmd), state)
     for checked in (False, True):
         with pytest.raises(WrongSeat):
-            _decide(core, theirs, checked)
+            await _decide(core, theirs, checked)
     assert state.version == 0  # the projection is untouched
 
 
-def test_without_legal_checked_an_illegal_command_is_refused() -> None:
+async def test_without_legal_checked_an_illegal_command_is_refused() -> None:
     state = initial_state(make_config(seed=1, lineup=LINEUP))
     actor = to_act(state)
     assert actor is not None
     cmd = legal_commands(state, actor)[0]
     bogus = Command(cmd.kind, actor, clearing="no-such-clearing")
     with pytest.raises(IllegalCommand):
-        _decide(_core(owner(state, cmd), state), bogus, checked=False)
+        await _decide(_core(owner(state, cmd), state), bogus, checked=False)
 
 
-def test_turn_order_decides_and_advances_in_one_call() -> None:
+async def test_turn_order_decides_and_advances_in_one_call() -> None:
     """Played until a turn-order command leaves steps to run: its one call gives the
     command's events and then the advance's, exactly as the engine emits them."""
     state = initial_state(make_config(seed=2, lineup=LINEUP))
@@ -92,8 +92,8 @@ def test_turn_order_decides_and_advances_in_one_call() -> None:
         advance(both)
         if owner(state, cmd) is Domain.TURN_ORDER and len(both.events) > len(alone.events):
             core = _core(Domain.TURN_ORDER, state)
-            advanced = _decide(core, cmd, checked=True, then_advance=True)
-            plain = _decide(core, cmd, checked=True)
+            advanced = await _decide(core, cmd, checked=True, then_advance=True)
+            plain = await _decide(core, cmd, checked=True)
             assert [event_from_proto(e) for e in advanced.events] == both.events
             assert [event_from_proto(e) for e in plain.events] == alone.events
             return
@@ -115,7 +115,7 @@ class _AtHand(_Fixed):
         return self.state if self.at_hand else None
 
 
-def test_a_decide_answered_synchronously_is_the_one_its_handler_gives() -> None:
+async def test_a_decide_answered_synchronously_is_the_one_its_handler_gives() -> None:
     """The stream answers a call with ``Method.now`` when its projection is at hand: the
     same reply, byte for byte, as the asynchronous handler's; None when not at hand."""
     state = initial_state(make_config(seed=1, lineup=LINEUP))
@@ -127,22 +127,17 @@ def test_a_decide_answered_synchronously_is_the_one_its_handler_gives() -> None:
     request = getattr(pb2, f"Decide{noun}CommandRequest")(
         context=_context(True), command=command_to_proto(cmd)
     )
-    name = method_name(domain, f"Decide{noun}Command")
     replies: list[Any] = []
-
-    async def handled() -> Any:
-        return await method.handler(request)
-
     for at_hand in (True, False):
         projections: Any = _AtHand(state, at_hand)
         core = DomainCore(domain, projections)
         core.replica = "r"
-        method = methods(domain, core, None)[name]
+        method = SERVICES[domain].rpcs(core, Scoreboard())[f"Decide{noun}Command"]
         assert method.now is not None
         now = method.now(request)
         assert (now is None) is not at_hand
         replies.append(now)
-        replies.append(asyncio.run(handled()))
+        replies.append(await method.handler(request))
     assert replies[0].SerializeToString() == replies[1].SerializeToString()
     assert replies[1].SerializeToString() == replies[3].SerializeToString()
     assert state.version == 0  # the projection is untouched: each decide ran on a copy

@@ -3,7 +3,6 @@ from the stream, and the RPC interceptor's status codes for unary and streaming 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import socket
 import urllib.request
@@ -20,23 +19,19 @@ from frontier.runtime.metrics import RpcMetrics, serve_metrics
 from tests.unit.domain.test_projection_lifecycle import MemoryBus, _play
 
 
-def test_a_lagging_projection_counts_a_catch_up() -> None:
+async def test_a_lagging_projection_counts_a_catch_up() -> None:
     """NATS has not delivered the batches a request needs: the projection reads the stream
     itself, and says so."""
     match_id = "m" * 32
     bus = MemoryBus(match_id, seed=9)
     projections = Projections(cast(Bus, bus), wait_s=0)
     played = _play(seed=9)[:3]
-
-    async def run() -> int:
-        await projections.at(match_id, 0)  # built from the (empty) stream: not a catch-up
-        bus.batches.extend(played)  # committed, but not delivered to this service
-        before = _catch_ups()
-        state = await projections.at(match_id, played[-1].envelopes[-1].seq)
-        assert state.version == played[-1].envelopes[-1].seq
-        return int(_catch_ups() - before)
-
-    assert asyncio.run(run()) == 1
+    await projections.at(match_id, 0)  # built from the (empty) stream: not a catch-up
+    bus.batches.extend(played)  # committed, but not delivered to this service
+    before = _catch_ups()
+    state = await projections.at(match_id, played[-1].envelopes[-1].seq)
+    assert state.version == played[-1].envelopes[-1].seq
+    assert _catch_ups() - before == 1
 
 
 def _observations(method: str, code: str) -> float:
@@ -53,44 +48,36 @@ WATCH = "/grpc.health.v1.Health/Watch"
 
 
 @pytest.mark.parametrize("kind", ["unary", "stream"])
-def test_the_interceptor_times_calls_with_their_status_code(kind: str) -> None:
-    async def run() -> tuple[float, float]:
-        server = grpc.aio.server(interceptors=[RpcMetrics()])
-        servicer = health.aio.HealthServicer()
-        health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
-        await servicer.set("known", health_pb2.HealthCheckResponse.SERVING)
-        port = server.add_insecure_port("127.0.0.1:0")
-        await server.start()
-        method = CHECK if kind == "unary" else WATCH
-        # a unary call ends OK or NOT_FOUND; the stream is cancelled by its client
-        ended = ("OK", "NOT_FOUND") if kind == "unary" else ("OK", "CANCELLED")
-        ok_before, other_before = (_observations(method, code) for code in ended)
-        try:
-            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-                stub = health_pb2_grpc.HealthStub(channel)
-                if kind == "unary":
-                    await stub.Check(health_pb2.HealthCheckRequest(service="known"))  # type: ignore[attr-defined]
-                    with pytest.raises(grpc.aio.AioRpcError):
-                        await stub.Check(health_pb2.HealthCheckRequest(service="unknown"))  # type: ignore[attr-defined]
-                else:
-                    call = stub.Watch(health_pb2.HealthCheckRequest(service="known"))  # type: ignore[attr-defined]
-                    reply = await call.read()
-                    assert reply.status == health_pb2.HealthCheckResponse.SERVING
-                    call.cancel()  # the client goes away mid-stream
-            # the client may see the end first (abort sends the status before the handler
-            # unwinds; a cancel reaches the server later): wait (bounded) for the record
-            for _ in range(500):
-                if _observations(method, ended[1]) > other_before:
-                    break
-                await asyncio.sleep(0.01)
-        finally:
-            await server.stop(None)
-        return (
-            _observations(method, ended[0]) - ok_before,
-            _observations(method, ended[1]) - other_before,
-        )
-
-    ok, other = asyncio.run(run())
+async def test_the_interceptor_times_calls_with_their_status_code(kind: str) -> None:
+    server = grpc.aio.server(interceptors=[RpcMetrics()])
+    servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
+    await servicer.set("known", health_pb2.HealthCheckResponse.SERVING)
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    method = CHECK if kind == "unary" else WATCH
+    # a unary call ends OK or NOT_FOUND; the stream is cancelled by its client
+    ended = ("OK", "NOT_FOUND") if kind == "unary" else ("OK", "CANCELLED")
+    ok_before, other_before = (_observations(method, code) for code in ended)
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = health_pb2_grpc.HealthStub(channel)
+            if kind == "unary":
+                await stub.Check(health_pb2.HealthCheckRequest(service="known"))  # type: ignore[attr-defined]
+                with pytest.raises(grpc.aio.AioRpcError):
+                    await stub.Check(health_pb2.HealthCheckRequest(service="unknown"))  # type: ignore[attr-defined]
+            else:
+                call = stub.Watch(health_pb2.HealthCheckRequest(service="known"))  # type: ignore[attr-defined]
+                reply = await call.read()
+                assert reply.status == health_pb2.HealthCheckResponse.SERVING
+                call.cancel()  # the client goes away mid-stream
+    finally:
+        # the client may see the end before the handler unwinds (abort sends the status
+        # first; a cancel reaches the server later): once the server has stopped, every
+        # handler has, and recorded its call
+        await server.stop(None)
+    ok = _observations(method, ended[0]) - ok_before
+    other = _observations(method, ended[1]) - other_before
     assert (ok, other) == ((1, 1) if kind == "unary" else (0, 1))
 
 

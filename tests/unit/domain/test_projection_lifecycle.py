@@ -71,13 +71,12 @@ def _play(seed: int) -> list[events_pb2.EventBatch]:
     return batches
 
 
-async def _scenario() -> None:
+async def test_projection_starts_with_the_lobby_follows_batches_and_ends_with_the_match() -> None:
     match_id = "m" * 32
     bus = MemoryBus(match_id, seed=9)
     projections = Projections(cast(Bus, bus), wait_s=0)
     projections.on_lobby({"event": "created", "match_id": match_id})
-    await asyncio.sleep(0)  # the warm-up runs in the background
-    await asyncio.gather(*projections._warming)
+    await asyncio.gather(*projections._warming)  # the warm-up runs in the background
     assert projections.known()[match_id].version == 0  # ready before any command
     played = _play(seed=9)
     for stream_seq, batch in enumerate(played, start=1):
@@ -95,10 +94,6 @@ async def _scenario() -> None:
     assert late.known()[match_id].version == played[0].envelopes[-1].seq
 
 
-def test_projection_starts_with_the_lobby_follows_batches_and_ends_with_the_match() -> None:
-    asyncio.run(_scenario())
-
-
 def test_lobby_noise_is_ignored() -> None:
     projections = Projections(cast(Any, None), wait_s=0)
     projections.on_lobby({"event": "ended", "match_id": "x" * 32})
@@ -107,22 +102,23 @@ def test_lobby_noise_is_ignored() -> None:
 
 
 async def _announced(match_id: str) -> tuple[MemoryBus, Projections]:
-    """A service not following NATS but warming its projections, once the lobby announced
-    ``match_id``."""
+    """A service that follows NATS (as scoring does, so it warms its projections), once the
+    lobby announced ``match_id``; with no wait for NATS, which nothing feeds here."""
     bus = MemoryBus(match_id, seed=9)
-    projections = Projections(cast(Bus, bus), wait_s=0, follows=False, warms=True)
+    projections = Projections(cast(Bus, bus), wait_s=0, follows=True)
     projections.on_lobby({"event": "created", "match_id": match_id})
-    await asyncio.sleep(0)
     await asyncio.gather(*projections._warming)
     return bus, projections
 
 
-async def _ended_scenario() -> None:
+def test_the_lobby_notice_of_its_end_drops_a_match_the_service_does_not_follow() -> None:
     match_id = "m" * 32
-    bus, projections = await _announced(match_id)
-    played = _play(seed=9)
-    bus.batches.extend(played[:-1])  # a service not following NATS never sees the last one
-    assert (await projections.at(match_id, played[-2].envelopes[-1].seq)).version > 0
+    bus = MemoryBus(match_id, seed=9)
+    projections = Projections(cast(Bus, bus), wait_s=0, follows=False)
+    start = match_start(make_config(seed=9, lineup=LINEUP))
+    # started by a request; a service not following NATS never sees the last batch
+    tail = [e for batch in _play(seed=9)[:-1] for e in batch.envelopes]
+    assert projections.at_now(match_id, tail[-1].seq, tail, 1, start) is not None
     assert match_id in projections.known()
     projections.on_lobby({"event": "ended", "match_id": "n" * 32})  # another match's end
     assert match_id in projections.known()
@@ -130,11 +126,7 @@ async def _ended_scenario() -> None:
     assert match_id not in projections.known()
 
 
-def test_the_lobby_notice_of_its_end_drops_a_match_the_service_does_not_follow() -> None:
-    asyncio.run(_ended_scenario())
-
-
-async def _announced_scenario() -> None:
+async def test_a_match_the_lobby_announces_starts_from_its_record_alone() -> None:
     match_id = "m" * 32
     bus, projections = await _announced(match_id)
     assert projections.known()[match_id].version == 0
@@ -153,11 +145,7 @@ async def _announced_scenario() -> None:
     assert state == expected
 
 
-def test_a_match_the_lobby_announces_starts_from_its_record_alone() -> None:
-    asyncio.run(_announced_scenario())
-
-
-async def _at_now_scenario() -> None:
+async def test_at_now_answers_without_waiting_or_returns_none_and_changes_nothing() -> None:
     match_id = "m" * 32
     bus, projections = await _announced(match_id)
     played = _play(seed=9)
@@ -188,28 +176,19 @@ async def _at_now_scenario() -> None:
     assert bus.reads == ["catch-up"]
 
 
-def test_at_now_answers_without_waiting_or_returns_none_and_changes_nothing() -> None:
-    asyncio.run(_at_now_scenario())
-
-
-async def _following_scenario() -> None:
+async def test_at_now_leaves_a_tail_to_at_when_requests_may_wait_for_it() -> None:
     # a service that follows NATS may have a request waiting for the version a tail brings
     # (at() notifies it): at_now leaves such a tail to at()
     match_id = "m" * 32
     bus = MemoryBus(match_id, seed=9)
     projections = Projections(cast(Bus, bus), wait_s=5.0, follows=True)
     projections.on_lobby({"event": "created", "match_id": match_id})
-    await asyncio.sleep(0)
     await asyncio.gather(*projections._warming)
     played = _play(seed=9)
     first = played[0].envelopes[-1].seq
     assert projections.at_now(match_id, first, played[0].envelopes) is None
     assert projections.at_now(match_id, 0) is projections.known()[match_id]
     assert (await projections.at(match_id, first, played[0].envelopes)).version == first
-
-
-def test_at_now_leaves_a_tail_to_at_when_requests_may_wait_for_it() -> None:
-    asyncio.run(_following_scenario())
 
 
 def _expected(batches: list[events_pb2.EventBatch]) -> Any:
@@ -227,7 +206,7 @@ def _starts(source: str) -> float:
 def test_a_request_bringing_the_match_start_starts_the_projection_reading_nothing() -> None:
     match_id = "m" * 32
     bus = MemoryBus(match_id, seed=9)
-    projections = Projections(cast(Bus, bus), wait_s=0, follows=False)  # warms: no
+    projections = Projections(cast(Bus, bus), wait_s=0, follows=False)  # no warm-up
     projections.on_lobby({"event": "created", "match_id": match_id})
     assert not projections._warming and not projections.known()  # the lobby costs nothing
     start = match_start(make_config(seed=9, lineup=LINEUP))
@@ -246,7 +225,7 @@ def test_a_request_bringing_the_match_start_starts_the_projection_reading_nothin
     assert bus.record_reads == 0 and bus.reads == []
 
 
-def test_a_start_whose_tail_misses_the_first_batch_is_left_to_the_stream() -> None:
+async def test_a_start_whose_tail_misses_the_first_batch_is_left_to_the_stream() -> None:
     match_id = "m" * 32
     bus = MemoryBus(match_id, seed=9)
     projections = Projections(cast(Bus, bus), wait_s=0, follows=False)
@@ -259,11 +238,7 @@ def test_a_start_whose_tail_misses_the_first_batch_is_left_to_the_stream() -> No
     assert projections.at_now(match_id, 4, (), 0, start) is None  # no tail past version 0
     assert not projections.known() and bus.record_reads == 0
     before = _starts("stream")
-
-    async def run() -> Any:
-        return await projections.at(match_id, version, late, 3, start)
-
-    assert asyncio.run(run()) == _expected(played)
+    assert await projections.at(match_id, version, late, 3, start) == _expected(played)
     assert bus.record_reads == 1 and "stream" in bus.reads  # read as before the start existed
     assert _starts("stream") == before + 1
 

@@ -63,7 +63,7 @@ def _message(n: int) -> domain_pb2.ExchangeRequest:
 
 async def test_a_write_starts_at_once_and_the_next_waits_for_it() -> None:
     call = _Call()
-    stream = CallStream(_Channel(call), asyncio.Event())  # type: ignore[arg-type]
+    stream = CallStream(_Channel(call))  # type: ignore[arg-type]
     stream._send(_message(1))
     assert call.started == [1]  # before any other task ran
     stream._send(_message(2))
@@ -88,7 +88,7 @@ async def test_a_write_starts_at_once_and_the_next_waits_for_it() -> None:
 async def test_a_write_that_fails_at_once_ends_the_stream() -> None:
     call = _Call()
     call.fail_with = grpc.aio.UsageError("done writing")
-    stream = CallStream(_Channel(call), asyncio.Event())  # type: ignore[arg-type]
+    stream = CallStream(_Channel(call))  # type: ignore[arg-type]
     stream._send(_message(1))
     assert not stream.open and call.cancelled
     stream.cancel()

@@ -3,7 +3,6 @@ keeps what no service knows."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple
 
@@ -32,7 +31,7 @@ class _Tagging(grpc.aio.ServerInterceptor):
         return None if inner is None else (self.name, inner)
 
 
-def test_each_method_goes_through_the_interceptors_once() -> None:
+async def test_each_method_goes_through_the_interceptors_once() -> None:
     outer, inner = _Tagging("outer"), _Tagging("inner")
     cache = HandlerCache([outer, inner])
     found: list[str] = []
@@ -41,13 +40,10 @@ def test_each_method_goes_through_the_interceptors_once() -> None:
         found.append(details.method)
         return f"handler of {details.method}" if details.method.startswith("/known") else None
 
-    async def run() -> list[Any]:
-        out = []
-        for method in ("/known/A", "/known/A", "/known/B", "/unknown/X", "/unknown/X"):
-            out.append(await cache.intercept_service(lookup, _Details(method)))  # type: ignore[arg-type]
-        return out
-
-    a1, a2, b, x1, x2 = asyncio.run(run())
+    out: list[Any] = []
+    for method in ("/known/A", "/known/A", "/known/B", "/unknown/X", "/unknown/X"):
+        out.append(await cache.intercept_service(lookup, _Details(method)))  # type: ignore[arg-type]
+    a1, a2, b, x1, x2 = out
     assert a1 == ("outer", ("inner", "handler of /known/A")) and a2 is a1
     assert b == ("outer", ("inner", "handler of /known/B"))
     assert x1 is None and x2 is None

@@ -72,7 +72,7 @@ def _replace(src: Issued, dest: Issued) -> None:
         os.replace(new, old)
 
 
-def test_a_server_serves_rotated_certificates_without_a_restart(tmp_path: Path) -> None:
+async def test_a_server_serves_rotated_certificates_without_a_restart(tmp_path: Path) -> None:
     old_ca = ThrowawayCA(tmp_path / "old", name="Old CA")
     new_ca = ThrowawayCA(tmp_path / "new", name="New CA")
     live = old_ca.issue("server", tmp_path)
@@ -81,33 +81,30 @@ def test_a_server_serves_rotated_certificates_without_a_restart(tmp_path: Path) 
         host="127.0.0.1", port=free_port(), tls_cert=live.cert, tls_key=live.key
     )
 
-    async def run() -> list[grpc.StatusCode | None]:
-        ready, stop = asyncio.Event(), asyncio.Event()
-        server = asyncio.ensure_future(
-            serve("map", settings, lambda s: None, [], ready=ready, stop=stop)
-        )
-        await ready.wait()
-        try:
-            before = [
-                await _check(settings.port, trusts_old),
-                await _check(settings.port, trusts_new),
-            ]
-            staged = new_ca.issue("staged", tmp_path / "new")
-            _replace(staged, live)
-            after = [
-                await _check(settings.port, trusts_old),
-                await _check(settings.port, trusts_new),
-            ]
-        finally:
-            stop.set()
-            await server
-        return before + after
-
+    ready, stop = asyncio.Event(), asyncio.Event()
+    server = asyncio.ensure_future(
+        serve("map", settings, lambda s: None, [], ready=ready, stop=stop)
+    )
+    await ready.wait()
+    try:
+        before = [
+            await _check(settings.port, trusts_old),
+            await _check(settings.port, trusts_new),
+        ]
+        staged = new_ca.issue("staged", tmp_path / "new")
+        _replace(staged, live)
+        after = [
+            await _check(settings.port, trusts_old),
+            await _check(settings.port, trusts_new),
+        ]
+    finally:
+        stop.set()
+        await server
     unavailable = grpc.StatusCode.UNAVAILABLE
-    assert asyncio.run(run()) == [None, unavailable, unavailable, None]
+    assert before + after == [None, unavailable, unavailable, None]
 
 
-def test_a_half_rotated_pair_keeps_the_old_one(tmp_path: Path) -> None:
+async def test_a_half_rotated_pair_keeps_the_old_one(tmp_path: Path) -> None:
     """Only the key replaced so far: the server goes on with the old, matching pair."""
     ca = ThrowawayCA(tmp_path / "ca")
     live = ca.issue("server", tmp_path)
@@ -116,20 +113,17 @@ def test_a_half_rotated_pair_keeps_the_old_one(tmp_path: Path) -> None:
     )
     trusts = TlsSettings(tls_ca=ca.ca)
 
-    async def run() -> grpc.StatusCode | None:
-        ready, stop = asyncio.Event(), asyncio.Event()
-        server = asyncio.ensure_future(
-            serve("map", settings, lambda s: None, [], ready=ready, stop=stop)
-        )
-        await ready.wait()
-        try:
-            os.replace(ca.issue("staged", tmp_path / "ca").key, live.key)
-            return await _check(settings.port, trusts)
-        finally:
-            stop.set()
-            await server
-
-    assert asyncio.run(run()) is None
+    ready, stop = asyncio.Event(), asyncio.Event()
+    server = asyncio.ensure_future(
+        serve("map", settings, lambda s: None, [], ready=ready, stop=stop)
+    )
+    await ready.wait()
+    try:
+        os.replace(ca.issue("staged", tmp_path / "ca").key, live.key)
+        assert await _check(settings.port, trusts) is None
+    finally:
+        stop.set()
+        await server
 
 
 def test_without_tls_variables_a_health_check_does_not_load_the_settings() -> None:
