@@ -52,8 +52,10 @@ async def _written_now(server: Nats) -> None:
         await reader.close()
 
 
-def test_a_message_is_written_now_only_when_nothing_is_buffered(jetstream_server: Nats) -> None:
-    asyncio.run(_written_now(jetstream_server))
+async def test_a_message_is_written_now_only_when_nothing_is_buffered(
+    jetstream_server: Nats,
+) -> None:
+    await _written_now(jetstream_server)
 
 
 async def _settled_as_parsed(server: Nats) -> None:
@@ -84,11 +86,13 @@ async def _settled_as_parsed(server: Nats) -> None:
         await bus.close()
 
 
-def test_answers_settle_as_they_are_parsed_and_after_a_reconnect(jetstream_server: Nats) -> None:
-    asyncio.run(_settled_as_parsed(jetstream_server))
+async def test_answers_settle_as_they_are_parsed_and_after_a_reconnect(
+    jetstream_server: Nats,
+) -> None:
+    await _settled_as_parsed(jetstream_server)
 
 
-def test_the_publish_bench_publishes_every_batch_it_times(jetstream_server: Nats) -> None:
+async def test_the_publish_bench_publishes_every_batch_it_times(jetstream_server: Nats) -> None:
     """bench/publish.py (a script that also runs against main's venv, so not under libs):
     every publish it times is one batch in the stream, in order on each match's subject."""
     spec = importlib.util.spec_from_file_location(
@@ -111,4 +115,4 @@ def test_the_publish_bench_publishes_every_batch_it_times(jetstream_server: Nats
             await bus.close()
 
     # one warm-up publish per match, then 10 rounds of 4 at once: 11 batches each
-    assert asyncio.run(run()) == [[1 + 4 * n for n in range(11)]] * 4
+    assert await run() == [[1 + 4 * n for n in range(11)]] * 4

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
-from collections.abc import Callable, Coroutine
+from collections.abc import Iterator
 from pathlib import Path
 
 import nats
@@ -107,7 +107,9 @@ async def _stall_before_the_first_heartbeat(url: str) -> None:
     await nc.close()
 
 
-def _with_nats(tmp_path: Path, scenario: Callable[[str], Coroutine[None, None, None]]) -> None:
+@pytest.fixture
+def nats_url(tmp_path: Path) -> Iterator[str]:
+    """A nats-server with JetStream of the test's own (a process: a sync fixture)."""
     port = free_port()
     proc = subprocess.Popen(
         [nats_server_binary(), "-js", "-sd", str(tmp_path), "-a", "127.0.0.1", "-p", str(port)],
@@ -116,19 +118,21 @@ def _with_nats(tmp_path: Path, scenario: Callable[[str], Coroutine[None, None, N
     )
     try:
         _wait_port("127.0.0.1", port, 20, proc, "nats-server")
-        asyncio.run(scenario(f"nats://127.0.0.1:{port}"))
+        yield f"nats://127.0.0.1:{port}"
     finally:
         proc.terminate()
         proc.wait(10)
 
 
-def test_leases_single_owner_and_takeover_after_expiry(tmp_path: Path) -> None:
-    _with_nats(tmp_path, _scenario)
+async def test_leases_single_owner_and_takeover_after_expiry(nats_url: str) -> None:
+    await _scenario(nats_url)
 
 
-def test_one_heartbeat_renews_every_lease_and_reports_the_lost_ones(tmp_path: Path) -> None:
-    _with_nats(tmp_path, _heartbeat_scenario)
+async def test_one_heartbeat_renews_every_lease_and_reports_the_lost_ones(nats_url: str) -> None:
+    await _heartbeat_scenario(nats_url)
 
 
-def test_the_first_heartbeat_reports_a_lease_lost_in_a_stall_before_it(tmp_path: Path) -> None:
-    _with_nats(tmp_path, _stall_before_the_first_heartbeat)
+async def test_the_first_heartbeat_reports_a_lease_lost_in_a_stall_before_it(
+    nats_url: str,
+) -> None:
+    await _stall_before_the_first_heartbeat(nats_url)
