@@ -21,17 +21,33 @@ from frontier.runtime.bus import LEASES_BUCKET
 pytestmark = pytest.mark.integration
 
 
-async def _two_owners(url: str) -> tuple[NatsClient, KeyValue, Leases, Leases]:
-    """A connection, the leases bucket, and two orchestrators' leases with a 0.6 s TTL."""
+class Clock:
+    """Unix time that moves only when the test says so: a lease expires because the test
+    moved past its expiry, not because the test slept long enough."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+async def _two_owners(url: str) -> tuple[NatsClient, KeyValue, Clock, Leases, Leases]:
+    """A connection, the leases bucket, a clock, and two orchestrators' leases with a 0.6 s
+    TTL on that clock."""
     nc = await nats.connect(url)
     kv = await nc.jetstream().create_key_value(bucket=LEASES_BUCKET, history=1)
-    a = Leases(kv, "orch-a", "127.0.0.1:1", ttl_s=0.6)
-    b = Leases(kv, "orch-b", "127.0.0.1:2", ttl_s=0.6)
-    return nc, kv, a, b
+    clock = Clock()
+    a = Leases(kv, "orch-a", "127.0.0.1:1", ttl_s=0.6, clock=clock)
+    b = Leases(kv, "orch-b", "127.0.0.1:2", ttl_s=0.6, clock=clock)
+    return nc, kv, clock, a, b
 
 
 async def _scenario(url: str) -> None:
-    nc, _, a, b = await _two_owners(url)
+    nc, _, clock, a, b = await _two_owners(url)
     match = "0" * 32
     first = await a.acquire(match)
     assert first is not None and first.owner == "orch-a"
@@ -45,7 +61,7 @@ async def _scenario(url: str) -> None:
     owners = {r.owner for r in results if r is not None}
     assert len(owners) == 1
     # a dies (stops renewing); after expiry b takes over, and a finds out on its next heartbeat
-    await asyncio.sleep(0.8)
+    clock.advance(0.8)
     taken = await b.acquire(match)
     assert taken is not None and taken.owner == "orch-b"
     assert await a.heartbeat() == [match]
@@ -63,7 +79,7 @@ async def _scenario(url: str) -> None:
 
 
 async def _heartbeat_scenario(url: str) -> None:
-    nc, kv, a, b = await _two_owners(url)
+    nc, kv, clock, a, b = await _two_owners(url)
     assert await a.heartbeat() == []  # holding nothing: nothing is written
     with pytest.raises(KeyNotFoundError):
         await kv.get(heartbeat_key("orch-a"))
@@ -73,7 +89,7 @@ async def _heartbeat_scenario(url: str) -> None:
     revisions = dict(a.held)
     # one heartbeat write keeps both alive long past their own expiry
     for _ in range(5):
-        await asyncio.sleep(0.2)
+        clock.advance(0.2)
         assert await a.heartbeat() == []
     assert a.held == revisions  # the match entries themselves were not rewritten
     for match in matches:
@@ -81,7 +97,7 @@ async def _heartbeat_scenario(url: str) -> None:
         assert seen is not None and seen.owner == "orch-a"
     # a stalls for longer than a lifetime: b takes one match over, and a's next heartbeat
     # reports exactly that one lost and keeps the other
-    await asyncio.sleep(0.8)
+    clock.advance(0.8)
     taken = await b.acquire(matches[0])
     assert taken is not None and taken.owner == "orch-b"
     assert await a.heartbeat() == [matches[0]]
@@ -94,12 +110,12 @@ async def _heartbeat_scenario(url: str) -> None:
 
 
 async def _stall_before_the_first_heartbeat(url: str) -> None:
-    nc, _, a, b = await _two_owners(url)
+    nc, _, clock, a, b = await _two_owners(url)
     match = "4" * 32
     await a.acquire(match)
     # a stalls past the lease's own expiry before it ever beats: b takes the match over, and
     # a's first heartbeat already reports it lost
-    await asyncio.sleep(0.8)
+    clock.advance(0.8)
     taken = await b.acquire(match)
     assert taken is not None and taken.owner == "orch-b"
     assert await a.heartbeat() == [match]
