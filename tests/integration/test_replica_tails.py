@@ -6,7 +6,7 @@ calls over both), with a real nats-server; neither follows the event stream.  Th
 orchestrator learns from each reply which replica answered at which version and sends the
 next request every batch since the older of the two: so each replica, called for about
 every other map command, applies what it missed from the request.  Without that (the last
-batch only, as before), a replica that missed a command would read the stream on nearly
+batch only), a replica that missed a command would read the stream on nearly
 every call.  The matches' events must equal the in-process engine's.
 """
 
