@@ -48,22 +48,10 @@ def wait_for_winner(page: Any, timeout_s: float) -> str:
     return str(page.inner_text("#winner"))
 
 
-def test_create_in_the_lobby_claim_by_invite_link_play_by_clicks_to_the_end(
-    web_stack: StackConfig, browser: Any, output: Path
-) -> None:
-    context = browser.new_context(viewport={"width": 1600, "height": 1000})
-    page = context.new_page()
-    payloads: list[tuple[str, Any]] = []
-    sent: list[str] = []  # every URL the page asked a server for
-
-    def record(response: Any) -> None:
-        if "/api/" in response.url and "/events" not in response.url:
-            with contextlib.suppress(Exception):  # a body already gone
-                payloads.append((response.url, response.json()))
-
-    page.on("response", record)
-    page.on("request", lambda request: sent.append(request.url.partition("#")[0]))
-    page.goto(web_stack.web_url)
+def _create_in_the_lobby(page: Any, web_url: str) -> tuple[str, str, str]:
+    """The host creates a one-round match with bots on every seat but A1; the match's
+    invite link for A1, its id, and its row's selector in the lobby."""
+    page.goto(web_url)
     page.fill("#max_rounds", "1")
     for seat in FIVE_BOTS:
         assert page.is_checked(f"#bot-{seat}")
@@ -78,7 +66,12 @@ def test_create_in_the_lobby_claim_by_invite_link_play_by_clicks_to_the_end(
     bots = page.query_selector_all(f"{row} .seat[data-status=bot]")
     assert sorted(str(b.get_attribute("data-seat")) for b in bots) == sorted(FIVE_BOTS)
     assert page.query_selector(f"{row} a.invite"), "the host sees the open seat's invite link"
-    page.click("a.seat-link[data-seat=A1]")  # the invite link: claims the seat, then plays it
+    return invite, match_id, row
+
+
+def _claim_and_play_by_clicks(page: Any, output: Path) -> None:
+    """Follow A1's invite link (it claims the seat, then plays it) and click to the end."""
+    page.click("a.seat-link[data-seat=A1]")
     page.wait_for_selector("#legal, .error")
     assert "/play?match=" in page.url and "invite" not in page.url and "token" not in page.url
     shoot(page, output, "1-play-start")
@@ -105,7 +98,17 @@ def test_create_in_the_lobby_claim_by_invite_link_play_by_clicks_to_the_end(
     assert winner.startswith("Winner:")
     assert clicks > 0
     shoot(page, output, "3-play-over")
-    # the network payloads of this seat's page: no other seat's hand, no other seat's token
+
+
+def _check_no_secret_left_the_seat(
+    page: Any,
+    web_stack: StackConfig,
+    match_id: str,
+    payloads: list[tuple[str, Any]],
+    sent: list[str],
+) -> None:
+    """The network payloads of this seat's page: no other seat's hand, no seat token, invite
+    code or host token in a URL the page requested or in the gateway's access log."""
     views = [body["view"] for url, body in payloads if url.endswith("/view")]
     assert views, "the page read its view"
     for view in views:
@@ -126,18 +129,44 @@ def test_create_in_the_lobby_claim_by_invite_link_play_by_clicks_to_the_end(
     access = (web_stack.workdir / "logs" / "web.log").read_text()
     assert "/claim 200" in access and f"/api/matches/{match_id}/legal" in access
     assert not [secret for secret in secrets if secret in access]
-    # the same invite link again, in another browser: the seat is taken, said clearly
+
+
+def _check_the_invite_is_spent(
+    browser: Any, web_url: str, invite: str, match_id: str, row: str
+) -> None:
+    """The same invite link again, in another browser: the seat is taken, said clearly."""
     other = browser.new_context()
     late = other.new_page()
     late.goto(invite)
     late.wait_for_selector("#join-error")
     assert "taken" in late.inner_text("#join-reason")
     assert late.get_attribute("#watch-instead", "href") == (f"/match?match={match_id}")
-    late.goto(web_stack.web_url)
+    late.goto(web_url)
     late.wait_for_selector(f"{row} .seat[data-seat=A1]")
     assert late.get_attribute(f"{row} .seat[data-seat=A1]", "data-status") == "taken"
     assert not late.query_selector(f"{row} a.invite"), "only the host sees invite links"
     other.close()
+
+
+def test_create_in_the_lobby_claim_by_invite_link_play_by_clicks_to_the_end(
+    web_stack: StackConfig, browser: Any, output: Path
+) -> None:
+    context = browser.new_context(viewport={"width": 1600, "height": 1000})
+    page = context.new_page()
+    payloads: list[tuple[str, Any]] = []
+    sent: list[str] = []  # every URL the page asked a server for
+
+    def record(response: Any) -> None:
+        if "/api/" in response.url and "/events" not in response.url:
+            with contextlib.suppress(Exception):  # a body already gone
+                payloads.append((response.url, response.json()))
+
+    page.on("response", record)
+    page.on("request", lambda request: sent.append(request.url.partition("#")[0]))
+    invite, match_id, row = _create_in_the_lobby(page, web_stack.web_url)
+    _claim_and_play_by_clicks(page, output)
+    _check_no_secret_left_the_seat(page, web_stack, match_id, payloads, sent)
+    _check_the_invite_is_spent(browser, web_stack.web_url, invite, match_id, row)
     context.close()
 
 

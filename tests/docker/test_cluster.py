@@ -5,7 +5,6 @@ down, and the node catches up once it is back."""
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
 import threading
@@ -19,8 +18,9 @@ import pytest
 
 from frontier.runtime.bus import Bus
 from frontier.v1 import match_pb2_grpc
+from tests.integration.bot_helpers import wait_for
 from tests.integration.client import Match
-from tests.integration.stream_check import check_stream
+from tests.integration.stream_check import check_stream, stored_batches
 
 from .support import MIRROR, ComposeStack
 from .test_compose import _retry
@@ -92,9 +92,11 @@ def _wait_for(predicate: Any, timeout: float, what: str) -> None:
         time.sleep(0.5)
 
 
-def test_a_killed_nats_node_loses_no_acknowledged_command(cluster_stack: ComposeStack) -> None:
+async def test_a_killed_nats_node_loses_no_acknowledged_command(
+    cluster_stack: ComposeStack,
+) -> None:
     stack = cluster_stack
-    replicas, leader, _ = asyncio.run(_stream_cluster(stack.nats_url))
+    replicas, leader, _ = await _stream_cluster(stack.nats_url)
     assert replicas == 3
     assert leader in NODES
     orchestrators = ("orchestrator-1", "orchestrator-2")
@@ -107,7 +109,7 @@ def test_a_killed_nats_node_loses_no_acknowledged_command(cluster_stack: Compose
         )
         assert not [p.error for p in players if p.error]
         # the node that leads the event stream now: its loss forces an election
-        _, victim, _ = asyncio.run(_stream_cluster(stack.nats_url))
+        _, victim, _ = await _stream_cluster(stack.nats_url)
         stack.run("kill", "-s", "SIGKILL", victim)
         at_kill = sum(len(p.acked) for p in players)
         _wait_for(
@@ -131,27 +133,22 @@ def test_a_killed_nats_node_loses_no_acknowledged_command(cluster_stack: Compose
         match = player.match
         assert match is not None and match.to_act is None
         # every event exactly once, in order, equal to the in-process engine's, to the end
-        assert check_stream(stack.nats_url, match.match_id, player.seed, MIRROR) == match.version
-        stored = _command_ids(stack.nats_url, match.match_id)
+        assert (
+            await check_stream(stack.nats_url, match.match_id, player.seed, MIRROR) == match.version
+        )
+        stored = await _command_ids(stack.nats_url, match.match_id)
         assert sorted(stored) == sorted(set(stored)), "a command committed twice"
         assert set(player.acked) <= set(stored), "an acknowledged command was lost"
     stack.wait_healthy(victim)
 
-    def caught_up() -> bool:
-        _, _, peers = asyncio.run(_stream_cluster(stack.nats_url))
+    async def caught_up() -> bool:
+        _, _, peers = await _stream_cluster(stack.nats_url)
         current = {p.name: bool(p.current) and not p.lag for p in peers}
         seqs = {node: _last_seq_on(stack, node) for node in NODES}
         return all(current.values()) and len(current) == 2 and len(set(seqs.values())) == 1
 
-    _wait_for(caught_up, 120, f"{victim} did not catch up with the stream")
+    await wait_for(caught_up, 120, 0.5, f"{victim} did not catch up with the stream")
 
 
-def _command_ids(nats_url: str, match_id: str) -> list[str]:
-    async def read() -> list[str]:
-        bus = await Bus.connect(nats_url)
-        try:
-            return [s.batch.command_id for s in await bus.read_batches(match_id)]
-        finally:
-            await bus.close()
-
-    return asyncio.run(read())
+async def _command_ids(nats_url: str, match_id: str) -> list[str]:
+    return [batch.command_id for batch in await stored_batches(nats_url, match_id)]

@@ -68,20 +68,20 @@ def _final_view(address: str, match_id: str) -> types_pb2.View:
 
 
 @pytest.mark.parametrize("orchestrator", ["orchestrator-1", "orchestrator-2"])
-def test_a_match_through_either_orchestrator(
+async def test_a_match_through_either_orchestrator(
     compose_stack: ComposeStack, orchestrator: str
 ) -> None:
     address = compose_stack.address(orchestrator)
     seed = 31 if orchestrator == "orchestrator-1" else 32
     match = _play(address, seed)
     # every committed event exactly once, in order, equal to the in-process engine's
-    assert check_stream(compose_stack.nats_url, match.match_id, seed, MIRROR) == match.version
+    assert await check_stream(compose_stack.nats_url, match.match_id, seed, MIRROR) == match.version
     view = _final_view(address, match.match_id)
     assert view.version == match.version
     assert view.winner
 
 
-def _kill_mid_match(
+async def _kill_mid_match(
     stack: ComposeStack, target: str, seed: int, victim: str, restart_before_end: bool
 ) -> Match:
     """Plays a match through ``target`` and SIGKILLs ``victim`` after 25 commands.  The player
@@ -113,7 +113,7 @@ def _kill_mid_match(
     assert not thread.is_alive()
     assert not errors, errors
     match = result["match"]
-    assert check_stream(stack.nats_url, match.match_id, seed, MIRROR) == match.version
+    assert await check_stream(stack.nats_url, match.match_id, seed, MIRROR) == match.version
     view = _final_view(stack.address("orchestrator-2"), match.match_id)
     assert view.version == match.version
     assert view.winner
@@ -121,16 +121,18 @@ def _kill_mid_match(
 
 
 @pytest.mark.parametrize("victim", ["turn-order", "orchestrator-1"])
-def test_a_match_survives_a_killed_and_restarted_container(
+async def test_a_match_survives_a_killed_and_restarted_container(
     compose_stack: ComposeStack, victim: str
 ) -> None:
     """SIGKILL a container mid-match, start it again: the client's retries (same command
     ids) finish the match, and the stream holds every command exactly once."""
     seed = 41 if victim == "turn-order" else 42
-    _kill_mid_match(compose_stack, compose_stack.address("orchestrator-1"), seed, victim, True)
+    await _kill_mid_match(
+        compose_stack, compose_stack.address("orchestrator-1"), seed, victim, True
+    )
 
 
-def test_the_other_orchestrator_takes_over_a_match_of_a_killed_one(
+async def test_the_other_orchestrator_takes_over_a_match_of_a_killed_one(
     compose_stack: ComposeStack,
 ) -> None:
     """The client knows both orchestrators; orchestrator-1 created the match, so it owns
@@ -139,7 +141,7 @@ def test_the_other_orchestrator_takes_over_a_match_of_a_killed_one(
     both = "ipv4:" + ",".join(
         compose_stack.address(o) for o in ("orchestrator-1", "orchestrator-2")
     )
-    _kill_mid_match(compose_stack, both, 43, "orchestrator-1", False)
+    await _kill_mid_match(compose_stack, both, 43, "orchestrator-1", False)
 
 
 def _finished_matches(stack: ComposeStack, bot: str) -> list[dict[str, Any]]:

@@ -69,18 +69,18 @@ async def _read(url: str) -> list[bytes]:
         await nc.close()
 
 
-def test_jetstream_store_survives_a_restart_and_the_image_is_healthy(
+async def test_jetstream_store_survives_a_restart_and_the_image_is_healthy(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     container, url = _container(monkeypatch)
     with container:
         url = url or container.nats_uri()
-        assert asyncio.run(_publish(url, 3)) == [1, 2, 3]
+        assert await _publish(url, 3) == [1, 2, 3]
         wrapped = container.get_wrapped_container()
         wrapped.restart(timeout=10)
         if not host_network():  # a restart may publish other host ports
             url = container.nats_uri()
-        assert asyncio.run(_read(url)) == [b"m0", b"m1", b"m2"]
+        assert await _read(url) == [b"m0", b"m1", b"m2"]
         deadline = time.monotonic() + 60
         while (status := _health(wrapped)) != "healthy":
             assert time.monotonic() < deadline, f"health: {status}"

@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -18,7 +18,6 @@ import grpc
 
 from frontier.engine import Seat, State, decide, evolve, initial_state, make_config
 from frontier.engine.model import Command
-from frontier.runtime.bus import Bus
 from frontier.v1 import bot_pb2, bot_pb2_grpc, events_pb2, match_pb2, match_pb2_grpc
 from frontier.wire.convert import command_from_proto, enum_from_proto, event_from_proto
 
@@ -90,18 +89,6 @@ def records(replies: list[match_pb2.WatchEventsResponse]) -> list[events_pb2.Dec
     return [r.decision for r in replies if r.HasField("decision")]
 
 
-async def _batches(nats_url: str, match_id: str) -> list[events_pb2.EventBatch]:
-    bus = await Bus.connect(nats_url)
-    try:
-        return [b.batch for b in await bus.read_batches(match_id)]
-    finally:
-        await bus.close()
-
-
-def batches(nats_url: str, match_id: str) -> list[events_pb2.EventBatch]:
-    return asyncio.run(_batches(nats_url, match_id))
-
-
 def replay(
     config: dict[str, Any], stored: list[events_pb2.EventBatch]
 ) -> Iterator[tuple[events_pb2.EventBatch, Command, State, State]]:
@@ -122,11 +109,26 @@ def replay(
 
 
 def wait_until(predicate: Any, timeout: float = 30, every: float = 0.05) -> None:
+    """Poll ``predicate`` until it holds; ``timeout`` is a generous bound, never a measure."""
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
             raise TimeoutError("condition not met in time")
         time.sleep(every)
+
+
+async def wait_for(
+    predicate: Callable[[], Awaitable[bool]],
+    timeout: float = 30,
+    every: float = 0.05,
+    what: str = "condition not met in time",
+) -> None:
+    """Await ``predicate`` until it holds; ``timeout`` is a generous bound, never a measure."""
+    deadline = time.monotonic() + timeout
+    while not await predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError(what)
+        await asyncio.sleep(every)
 
 
 class RawStream:

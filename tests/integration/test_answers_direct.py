@@ -85,7 +85,7 @@ async def test_answers_settle_as_they_are_parsed_and_after_a_reconnect(
         await bus.close()
 
 
-def test_the_publish_bench_publishes_every_batch_it_times(jetstream_server: Nats) -> None:
+async def test_the_publish_bench_publishes_every_batch_it_times(jetstream_server: Nats) -> None:
     """``frontier bench publish``: every publish it times is one batch in the stream, in
     order on each match's subject."""
 
@@ -102,4 +102,4 @@ def test_the_publish_bench_publishes_every_batch_it_times(jetstream_server: Nats
             await bus.close()
 
     # one warm-up publish per match, then 10 rounds of 4 at once: 11 batches each
-    assert asyncio.run(run()) == [[1 + 4 * n for n in range(11)]] * 4
+    assert await run() == [[1 + 4 * n for n in range(11)]] * 4

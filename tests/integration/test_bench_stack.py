@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 
@@ -77,11 +76,11 @@ def test_bench_stack_rejects_a_negative_think_time(capsys: pytest.CaptureFixture
         main(["bench", "stack", "--think-ms", "-1"])
 
 
-def test_thinking_changes_the_pace_but_never_the_choices(stack: Stack) -> None:
+async def test_thinking_changes_the_pace_but_never_the_choices(stack: Stack) -> None:
     seeds = [71, 72]
     target = [stack.config.address("orchestrator")]
-    fast = asyncio.run(play_many(target, seeds, MIRROR))
-    paced = asyncio.run(play_many(target, seeds, MIRROR, think_s=0.002))
+    fast = await play_many(target, seeds, MIRROR)
+    paced = await play_many(target, seeds, MIRROR, think_s=0.002)
     assert [(r.commands, r.winner) for r in fast] == [(r.commands, r.winner) for r in paced]
 
 
@@ -98,9 +97,9 @@ def test_bench_stack_can_stop_matches_unfinished(capsys: pytest.CaptureFixture[s
         main(["bench", "stack", "--commands-per-match", "-1"])
 
 
-def test_a_match_can_stop_after_some_commands_unfinished(stack: Stack) -> None:
+async def test_a_match_can_stop_after_some_commands_unfinished(stack: Stack) -> None:
     target = [stack.config.address("orchestrator")]
-    runs = asyncio.run(play_many(target, [73, 74], MIRROR, max_commands=4))
+    runs = await play_many(target, [73, 74], MIRROR, max_commands=4)
     assert [r.commands for r in runs] == [4, 4] and all(not r.winner for r in runs)
 
 

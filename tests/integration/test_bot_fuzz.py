@@ -3,8 +3,6 @@ never change a match (only a valid answer from the right seat does)."""
 
 from __future__ import annotations
 
-import asyncio
-
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -62,7 +60,7 @@ def fuzzed(stack: Stack) -> Created:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(data=st.data())
-def test_random_messages_never_crash_the_server_or_change_the_match(
+async def test_random_messages_never_crash_the_server_or_change_the_match(
     stack: Stack,
     match_stub: match_pb2_grpc.MatchServiceStub,
     fuzzed: Created,
@@ -87,12 +85,12 @@ def test_random_messages_never_crash_the_server_or_change_the_match(
             except (TimeoutError, grpc.aio.AioRpcError, StopAsyncIteration):
                 pass
 
-    asyncio.run(send())
+    await send()
     after = match_stub.GetView(match_pb2.GetViewRequest(match_id=match.match_id)).view
     assert after == before
 
 
-def test_malformed_bytes_never_crash_the_server(
+async def test_malformed_bytes_never_crash_the_server(
     stack: Stack, match_stub: match_pb2_grpc.MatchServiceStub
 ) -> None:
     """Bytes that are not a PlayRequest at all, sent on the raw HTTP/2 stream."""
@@ -131,5 +129,5 @@ def test_malformed_bytes_never_crash_the_server(
             bot.answer(decision.decision_id, decision.legal[0].id)
             await bot.expect("decision")
 
-    asyncio.run(good())
+    await good()
     assert match_stub.GetView(match_pb2.GetViewRequest(match_id=match.match_id)).view.version > 0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import grpc
@@ -12,7 +11,8 @@ from frontier.engine import Seat
 from frontier.ops.stack import Stack
 from frontier.v1 import match_pb2, match_pb2_grpc
 
-from .bot_helpers import MIRROR, RawStream, batches, bot_processes, create, replay
+from .bot_helpers import MIRROR, RawStream, bot_processes, create, replay
+from .stream_check import stored_batches
 
 pytestmark = pytest.mark.integration
 
@@ -21,7 +21,7 @@ def _version(stub: match_pb2_grpc.MatchServiceStub, match_id: str) -> int:
     return stub.GetView(match_pb2.GetViewRequest(match_id=match_id)).view.version
 
 
-def test_frontier_bot_processes_play_a_whole_match(
+async def test_frontier_bot_processes_play_a_whole_match(
     stack: Stack, match_stub: match_pb2_grpc.MatchServiceStub
 ) -> None:
     """Greedy on A and random on B, each `frontier bot` its own process, token from the env."""
@@ -35,12 +35,12 @@ def test_frontier_bot_processes_play_a_whole_match(
         assert out["seat"] == seat.value and out["winner"] == view.winner
         assert (out["scores"]["A"], out["scores"]["B"]) == (view.score_a, view.score_b)
         assert out["decisions"] > 0 and out["strikes"] == 0
-    stored = batches(stack.config.nats_url, match.match_id)
+    stored = await stored_batches(stack.config.nats_url, match.match_id)
     states = [after for *_, after in replay(match.config, stored)]
     assert states[-1].over and states[-1].winner == view.winner
 
 
-def test_a_reconnected_bot_gets_the_open_decision_again(
+async def test_a_reconnected_bot_gets_the_open_decision_again(
     stack: Stack, match_stub: match_pb2_grpc.MatchServiceStub
 ) -> None:
     match = create(match_stub, seed=32)
@@ -64,11 +64,11 @@ def test_a_reconnected_bot_gets_the_open_decision_again(
             following = (await second.expect("decision")).decision  # A1 goes on with setup
             assert int(following.decision_id) > int(sent.decision_id)
 
-    asyncio.run(scenario())
+    await scenario()
     assert _version(match_stub, match.match_id) > 0
 
 
-def test_wrong_answers_are_rejected_and_the_decision_stays_open(
+async def test_wrong_answers_are_rejected_and_the_decision_stays_open(
     stack: Stack, match_stub: match_pb2_grpc.MatchServiceStub
 ) -> None:
     match = create(match_stub, seed=33)
@@ -96,11 +96,11 @@ def test_wrong_answers_are_rejected_and_the_decision_stays_open(
             following = (await bot.expect("decision")).decision
             assert following.decision_id != decision.decision_id
 
-    asyncio.run(scenario())
+    await scenario()
     assert _version(match_stub, match.match_id) > 0
 
 
-def test_a_token_plays_only_its_own_seat(
+async def test_a_token_plays_only_its_own_seat(
     stack: Stack, match_stub: match_pb2_grpc.MatchServiceStub
 ) -> None:
     match = create(match_stub, seed=34)
@@ -142,4 +142,4 @@ def test_a_token_plays_only_its_own_seat(
                 assert exc.value.code() is grpc.StatusCode.ABORTED
                 assert (await newer.expect("decision")).decision.decision_id == "0"
 
-    asyncio.run(scenario())
+    await scenario()

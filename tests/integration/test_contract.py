@@ -25,8 +25,9 @@ from frontier.wire.game_data import game_data
 from frontier.wire.labels import label
 from frontier.wire.view import view_to_proto
 
-from .bot_helpers import MIRROR, RawStream, batches, create, replay, watch
+from .bot_helpers import MIRROR, RawStream, create, replay, watch
 from .client import Match
+from .stream_check import stored_batches
 
 pytestmark = pytest.mark.integration
 
@@ -86,7 +87,7 @@ def test_the_initial_view_is_the_opening_deal_as_the_caller_sees_it(
         assert [enum_from_proto(Seat, s.seat) for s in hands] == ([seat] if seat else [])
 
 
-def test_legal_commands_carry_labels_everywhere(
+async def test_legal_commands_carry_labels_everywhere(
     stack: Stack, match_stub: match_pb2_grpc.MatchServiceStub
 ) -> None:
     match = Match.create(match_stub, seed=77)
@@ -104,7 +105,7 @@ def test_legal_commands_carry_labels_everywhere(
             await bot.expect("welcome")
             return list((await bot.expect("decision")).decision.legal)
 
-    legal = asyncio.run(one_request())
+    legal = await one_request()
     assert legal and all(c.label == label(command_from_proto(c.command)) for c in legal)
 
 
@@ -140,7 +141,7 @@ def _fold(board: Board, scores: dict[str, int], event: types_pb2.Event) -> None:
 
 
 @pytest.mark.parametrize("lineup", [MIRROR, R2_DEFAULT_LINEUP])
-def test_a_client_following_the_stream_from_version_0_reaches_the_same_view(
+async def test_a_client_following_the_stream_from_version_0_reaches_the_same_view(
     stack: Stack, match_stub: match_pb2_grpc.MatchServiceStub, lineup: str
 ) -> None:
     """The documented recipe: GetMatchInfo's initial_view, then every WatchEvents event in
@@ -156,7 +157,7 @@ def test_a_client_following_the_stream_from_version_0_reaches_the_same_view(
             )
         )
 
-    asyncio.run(play())
+    await play()
     for seat, token in [(None, ""), *match.tokens.items()]:
         start = match_stub.GetMatchInfo(
             match_pb2.GetMatchInfoRequest(match_id=match.match_id, seat_token=token)
@@ -174,7 +175,7 @@ def test_a_client_following_the_stream_from_version_0_reaches_the_same_view(
         assert (scores["A"], scores["B"]) == (final.score_a, final.score_b), seat
 
 
-def test_the_served_typed_view_is_the_engines_view_of_the_committed_state(
+async def test_the_served_typed_view_is_the_engines_view_of_the_committed_state(
     stack: Stack, match_stub: match_pb2_grpc.MatchServiceStub
 ) -> None:
     match = create(match_stub, seed=909, lineup="A=marquise,eyrie;B=marquise,alliance")
@@ -183,7 +184,7 @@ def test_the_served_typed_view_is_the_engines_view_of_the_committed_state(
     m.to_act = enum_from_proto(Seat, first.to_act)
     for n in range(40):
         m.step(n)
-    stored = batches(stack.config.nats_url, match.match_id)
+    stored = await stored_batches(stack.config.nats_url, match.match_id)
     state = [after for *_, after in replay(match.config, stored)][-1]
     for seat, token in [(None, ""), *match.tokens.items()]:
         shown = match_stub.GetView(

@@ -160,14 +160,14 @@ async def _campaign(stack: Stack, campaign: Campaign, tally: Tally) -> list[str]
         return list(ids)
 
 
-def _run_campaign(stack: Stack, campaign: Campaign) -> Tally:
+async def _run_campaign(stack: Stack, campaign: Campaign) -> Tally:
     tally = Tally()
-    ids = asyncio.run(_campaign(stack, campaign, tally))
+    ids = await _campaign(stack, campaign, tally)
     assert tally.wedged == [], tally.wedged
     with grpc.insecure_channel(stack.config.address("orchestrator")) as channel:
         stub = match_pb2_grpc.MatchServiceStub(channel)
         for i, match_id in enumerate(ids):
-            state, events = replay_stream(
+            state, events = await replay_stream(
                 stack.config.nats_url, match_id, campaign.seed + i, MIRROR
             )
             assert state.over, f"{match_id} did not finish"
@@ -184,14 +184,14 @@ def _run_campaign(stack: Stack, campaign: Campaign) -> Tally:
 
 
 @pytest.mark.timeout(300)
-def test_short_deadlines_and_nats_outages_wedge_no_match(own_stack: Stack) -> None:
-    tally = _run_campaign(own_stack, Campaign(matches=8, pauses_s=(0.5, 3.0), kill_s=2.0))
+async def test_short_deadlines_and_nats_outages_wedge_no_match(own_stack: Stack) -> None:
+    tally = await _run_campaign(own_stack, Campaign(matches=8, pauses_s=(0.5, 3.0), kill_s=2.0))
     assert tally.deadline_exceeded > 0, "the deadlines were short enough to cut commands"
 
 
 @pytest.mark.slow
 @pytest.mark.timeout(1200)
-def test_long_deadline_and_outage_campaign(own_stack: Stack) -> None:
-    _run_campaign(
+async def test_long_deadline_and_outage_campaign(own_stack: Stack) -> None:
+    await _run_campaign(
         own_stack, Campaign(matches=24, pauses_s=(0.2, 2.0, 6.0, 15.0), kill_s=15.0, seed=101)
     )

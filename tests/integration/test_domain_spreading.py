@@ -52,7 +52,7 @@ async def _replica(servicer: CountingMap) -> tuple[grpc.aio.Server, int]:
     return server, port
 
 
-def test_calls_reach_every_map_replica() -> None:
+async def test_calls_reach_every_map_replica() -> None:
     async def run() -> tuple[list[int], list[int]]:
         replicas = [CountingMap(), CountingMap()]
         servers = [await _replica(r) for r in replicas]
@@ -77,12 +77,12 @@ def test_calls_reach_every_map_replica() -> None:
                 await server.stop(None)
         return warm, [r.calls - w for r, w in zip(replicas, warm, strict=True)]
 
-    warm, spread = asyncio.run(run())
+    warm, spread = await run()
     assert all(warm), f"a replica got no call: {warm}"
     assert spread == [10, 10]  # with both ready, strictly one after the other
 
 
-def test_servers_close_old_connections_so_that_clients_resolve_again() -> None:
+async def test_servers_close_old_connections_so_that_clients_resolve_again() -> None:
     """FRONTIER_MAX_CONNECTION_AGE_S: the server closes an idle client connection after that
     long; the channel goes back to IDLE (where gRPC resolves the name again on the next call,
     and a scaled-up domain's new replicas join the round), and the next call reconnects."""
@@ -117,7 +117,7 @@ def test_servers_close_old_connections_so_that_clients_resolve_again() -> None:
             await server
         return seen
 
-    first, after_age, again = asyncio.run(run())
+    first, after_age, again = await run()
     assert first is grpc.ChannelConnectivity.READY
     assert after_age is not grpc.ChannelConnectivity.READY
     assert again is grpc.ChannelConnectivity.READY

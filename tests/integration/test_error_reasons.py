@@ -9,7 +9,6 @@ asserted by some test).
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 
 import grpc
@@ -176,7 +175,7 @@ def test_seat_taken_over(match_stub: match_pb2_grpc.MatchServiceStub) -> None:
     assert submitted() == (grpc.StatusCode.FAILED_PRECONDITION, "SEAT_TAKEN_OVER")
 
 
-def test_stream_replaced_and_hello_timeout(
+async def test_stream_replaced_and_hello_timeout(
     stack: Stack, match_stub: match_pb2_grpc.MatchServiceStub
 ) -> None:
     match = Match.create(match_stub, seed=10)
@@ -199,6 +198,6 @@ def test_stream_replaced_and_hello_timeout(
                 (timed_out.value.code(), reason_in(timed_out.value.trailing_metadata())),
             )
 
-    replaced, timed_out = asyncio.run(play())
+    replaced, timed_out = await play()
     assert replaced == (grpc.StatusCode.ABORTED, "STREAM_REPLACED")
     assert timed_out == (grpc.StatusCode.DEADLINE_EXCEEDED, "HELLO_TIMEOUT")

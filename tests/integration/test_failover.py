@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -66,7 +65,7 @@ def test_any_orchestrator_serves_any_match(two_orchestrators: Stack) -> None:
         assert [m.version for m in listed if m.match_id == created.match_id] == [reply.version]
 
 
-def test_sigkill_the_owner_and_the_other_orchestrator_takes_over(
+async def test_sigkill_the_owner_and_the_other_orchestrator_takes_over(
     two_orchestrators: Stack,
 ) -> None:
     config = two_orchestrators.config
@@ -80,19 +79,18 @@ def test_sigkill_the_owner_and_the_other_orchestrator_takes_over(
             tasks = [asyncio.ensure_future(play_match(stub, s, DEFAULT)) for s in (31, 32, 33)]
             runs.extend(await asyncio.gather(*tasks))
 
-    player = threading.Thread(target=lambda: asyncio.run(play()))
-    player.start()
-    # Kill the owner of a match that is under way: no guessing from timing.
-    victim_match = _a_match_in_progress(config.address("orchestrator-2"))
-    owner = asyncio.run(_owner_address(config.nats_url, victim_match))
+    player = asyncio.ensure_future(play())
+    # Kill the owner of a match that is under way: no guessing from timing.  The blocking
+    # calls go to a thread, so the matches play on meanwhile
+    victim_match = await asyncio.to_thread(_a_match_in_progress, config.address("orchestrator-2"))
+    owner = await _owner_address(config.nats_url, victim_match)
     victim = next(n for n in config.orchestrator_names if config.address(n) == owner)
-    two_orchestrators.kill(victim)
-    player.join(300)
-    assert not player.is_alive()
+    await asyncio.to_thread(two_orchestrators.kill, victim)
+    await asyncio.wait_for(player, 300)
     assert len(runs) == 3 and all(r.winner for r in runs)
     assert sum(r.retries for r in runs) > 0  # the failure was really felt
     for run in runs:
-        check_stream(config.nats_url, run.match_id, run.seed, DEFAULT)
+        await check_stream(config.nats_url, run.match_id, run.seed, DEFAULT)
 
 
 def _a_match_in_progress(address: str, timeout: float = 60.0) -> str:

@@ -6,8 +6,6 @@ command of its own; the same seat reusing an id for another command is refused.
 
 from __future__ import annotations
 
-import asyncio
-
 import grpc
 import pytest
 
@@ -18,7 +16,7 @@ from frontier.v1 import match_pb2, match_pb2_grpc
 from frontier.wire.convert import enum_from_proto
 
 from .client import MIRROR, Match
-from .stream_check import _batches
+from .stream_check import stored_batches
 
 pytestmark = pytest.mark.integration
 
@@ -41,7 +39,7 @@ def _play_until(match: Match, seat: Seat) -> None:
         match.submit(match.legal()[0].id)
 
 
-def test_two_seats_may_use_the_same_command_id(
+async def test_two_seats_may_use_the_same_command_id(
     stack: Stack, match_stub: match_pb2_grpc.MatchServiceStub
 ) -> None:
     match = Match.create(match_stub, 31, MIRROR)
@@ -51,7 +49,7 @@ def test_two_seats_may_use_the_same_command_id(
     before = match.version
     reply = match.submit(match.legal()[0].id, command_id="1")
     assert reply.version > before, "B1's command was applied, not answered with A1's result"
-    batches = asyncio.run(_batches(stack.config.nats_url, match.match_id))
+    batches = await stored_batches(stack.config.nats_url, match.match_id)
     ones = [b for b in batches if b.command_id == "1"]
     assert [b.seat for b in ones] == [batches[0].seat, batches[-1].seat]
     assert ones[0].seat != ones[1].seat

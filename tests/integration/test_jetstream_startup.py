@@ -59,7 +59,7 @@ def nats_server(tmp_path: Path) -> Iterator[Nats]:
         server.stop()
 
 
-def test_a_service_started_before_jetstream_waits_for_it(nats_server: Nats) -> None:
+async def test_a_service_started_before_jetstream_waits_for_it(nats_server: Nats) -> None:
     nats_server.start(jetstream=False)
 
     async def run() -> tuple[bool, str]:
@@ -77,12 +77,14 @@ def test_a_service_started_before_jetstream_waits_for_it(nats_server: Nats) -> N
         finally:
             await bus.close()
 
-    waited, stream = asyncio.run(run())
+    waited, stream = await run()
     assert waited, "the bus gave up (or succeeded) while JetStream could not answer"
     assert stream == "FRONTIER_EVENTS"
 
 
-def test_jetstream_that_never_answers_is_a_clear_error_after_the_wait(nats_server: Nats) -> None:
+async def test_jetstream_that_never_answers_is_a_clear_error_after_the_wait(
+    nats_server: Nats,
+) -> None:
     nats_server.start(jetstream=False)
 
     async def run() -> str:
@@ -90,5 +92,5 @@ def test_jetstream_that_never_answers_is_a_clear_error_after_the_wait(nats_serve
             await Bus.connect(nats_server.url, timeout_s=0.3, startup_wait_s=1.0)
         return str(caught.value)
 
-    message = asyncio.run(run())
+    message = await run()
     assert "JetStream did not answer within 1 s" in message

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
-from collections.abc import Callable, Coroutine
+from collections.abc import Iterator
 from pathlib import Path
 
 import nats
@@ -21,17 +21,33 @@ from frontier.runtime.bus import LEASES_BUCKET
 pytestmark = pytest.mark.integration
 
 
-async def _two_owners(url: str) -> tuple[NatsClient, KeyValue, Leases, Leases]:
-    """A connection, the leases bucket, and two orchestrators' leases with a 0.6 s TTL."""
+class Clock:
+    """Unix time that moves only when the test says so: a lease expires because the test
+    moved past its expiry, not because the test slept long enough."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+async def _two_owners(url: str) -> tuple[NatsClient, KeyValue, Clock, Leases, Leases]:
+    """A connection, the leases bucket, a clock, and two orchestrators' leases with a 0.6 s
+    TTL on that clock."""
     nc = await nats.connect(url)
     kv = await nc.jetstream().create_key_value(bucket=LEASES_BUCKET, history=1)
-    a = Leases(kv, "orch-a", "127.0.0.1:1", ttl_s=0.6)
-    b = Leases(kv, "orch-b", "127.0.0.1:2", ttl_s=0.6)
-    return nc, kv, a, b
+    clock = Clock()
+    a = Leases(kv, "orch-a", "127.0.0.1:1", ttl_s=0.6, clock=clock)
+    b = Leases(kv, "orch-b", "127.0.0.1:2", ttl_s=0.6, clock=clock)
+    return nc, kv, clock, a, b
 
 
 async def _scenario(url: str) -> None:
-    nc, _, a, b = await _two_owners(url)
+    nc, _, clock, a, b = await _two_owners(url)
     match = "0" * 32
     first = await a.acquire(match)
     assert first is not None and first.owner == "orch-a"
@@ -45,7 +61,7 @@ async def _scenario(url: str) -> None:
     owners = {r.owner for r in results if r is not None}
     assert len(owners) == 1
     # a dies (stops renewing); after expiry b takes over, and a finds out on its next heartbeat
-    await asyncio.sleep(0.8)
+    clock.advance(0.8)
     taken = await b.acquire(match)
     assert taken is not None and taken.owner == "orch-b"
     assert await a.heartbeat() == [match]
@@ -63,7 +79,7 @@ async def _scenario(url: str) -> None:
 
 
 async def _heartbeat_scenario(url: str) -> None:
-    nc, kv, a, b = await _two_owners(url)
+    nc, kv, clock, a, b = await _two_owners(url)
     assert await a.heartbeat() == []  # holding nothing: nothing is written
     with pytest.raises(KeyNotFoundError):
         await kv.get(heartbeat_key("orch-a"))
@@ -73,7 +89,7 @@ async def _heartbeat_scenario(url: str) -> None:
     revisions = dict(a.held)
     # one heartbeat write keeps both alive long past their own expiry
     for _ in range(5):
-        await asyncio.sleep(0.2)
+        clock.advance(0.2)
         assert await a.heartbeat() == []
     assert a.held == revisions  # the match entries themselves were not rewritten
     for match in matches:
@@ -81,7 +97,7 @@ async def _heartbeat_scenario(url: str) -> None:
         assert seen is not None and seen.owner == "orch-a"
     # a stalls for longer than a lifetime: b takes one match over, and a's next heartbeat
     # reports exactly that one lost and keeps the other
-    await asyncio.sleep(0.8)
+    clock.advance(0.8)
     taken = await b.acquire(matches[0])
     assert taken is not None and taken.owner == "orch-b"
     assert await a.heartbeat() == [matches[0]]
@@ -94,12 +110,12 @@ async def _heartbeat_scenario(url: str) -> None:
 
 
 async def _stall_before_the_first_heartbeat(url: str) -> None:
-    nc, _, a, b = await _two_owners(url)
+    nc, _, clock, a, b = await _two_owners(url)
     match = "4" * 32
     await a.acquire(match)
     # a stalls past the lease's own expiry before it ever beats: b takes the match over, and
     # a's first heartbeat already reports it lost
-    await asyncio.sleep(0.8)
+    clock.advance(0.8)
     taken = await b.acquire(match)
     assert taken is not None and taken.owner == "orch-b"
     assert await a.heartbeat() == [match]
@@ -107,7 +123,9 @@ async def _stall_before_the_first_heartbeat(url: str) -> None:
     await nc.close()
 
 
-def _with_nats(tmp_path: Path, scenario: Callable[[str], Coroutine[None, None, None]]) -> None:
+@pytest.fixture
+def nats_url(tmp_path: Path) -> Iterator[str]:
+    """A nats-server with JetStream of the test's own (a process: a sync fixture)."""
     port = free_port()
     proc = subprocess.Popen(
         [nats_server_binary(), "-js", "-sd", str(tmp_path), "-a", "127.0.0.1", "-p", str(port)],
@@ -116,19 +134,21 @@ def _with_nats(tmp_path: Path, scenario: Callable[[str], Coroutine[None, None, N
     )
     try:
         _wait_port("127.0.0.1", port, 20, proc, "nats-server")
-        asyncio.run(scenario(f"nats://127.0.0.1:{port}"))
+        yield f"nats://127.0.0.1:{port}"
     finally:
         proc.terminate()
         proc.wait(10)
 
 
-def test_leases_single_owner_and_takeover_after_expiry(tmp_path: Path) -> None:
-    _with_nats(tmp_path, _scenario)
+async def test_leases_single_owner_and_takeover_after_expiry(nats_url: str) -> None:
+    await _scenario(nats_url)
 
 
-def test_one_heartbeat_renews_every_lease_and_reports_the_lost_ones(tmp_path: Path) -> None:
-    _with_nats(tmp_path, _heartbeat_scenario)
+async def test_one_heartbeat_renews_every_lease_and_reports_the_lost_ones(nats_url: str) -> None:
+    await _heartbeat_scenario(nats_url)
 
 
-def test_the_first_heartbeat_reports_a_lease_lost_in_a_stall_before_it(tmp_path: Path) -> None:
-    _with_nats(tmp_path, _stall_before_the_first_heartbeat)
+async def test_the_first_heartbeat_reports_a_lease_lost_in_a_stall_before_it(
+    nats_url: str,
+) -> None:
+    await _stall_before_the_first_heartbeat(nats_url)

@@ -4,7 +4,6 @@ the stream's retention (everything is kept: a finished match can always be expor
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +16,7 @@ from frontier.runtime.errors import reason_in
 from frontier.v1 import match_pb2, match_pb2_grpc
 
 from .client import MIRROR, Match
-from .stream_check import _batches
+from .stream_check import stored_batches
 
 pytestmark = pytest.mark.integration
 
@@ -48,7 +47,7 @@ def _wait_status(stub: match_pb2_grpc.MatchServiceStub, match_id: str, status: i
         time.sleep(0.1)
 
 
-def test_idle_matches_end_abandoned_and_free_their_place(idle_stack: Stack) -> None:
+async def test_idle_matches_end_abandoned_and_free_their_place(idle_stack: Stack) -> None:
     with grpc.insecure_channel(idle_stack.config.address("orchestrator")) as channel:
         stub = match_pb2_grpc.MatchServiceStub(channel)
         played = Match.create(stub, 1, MIRROR)
@@ -64,7 +63,7 @@ def test_idle_matches_end_abandoned_and_free_their_place(idle_stack: Stack) -> N
         for other in others:
             _wait_status(stub, other.match_id, match_pb2.MATCH_STATUS_ABANDONED)
         # recorded in the stream: the last batch says so, and has no events
-        batches = asyncio.run(_batches(idle_stack.config.nats_url, played.match_id))
+        batches = await stored_batches(idle_stack.config.nats_url, played.match_id)
         assert batches[-1].abandoned and not batches[-1].envelopes
         assert not any(b.abandoned for b in batches[:-1])
         # an abandoned match takes no command, and leaves room for a new one

@@ -62,7 +62,7 @@ async def _connect_when_the_cluster_has_a_leader(url: str, replicas: int) -> Bus
     raise AssertionError(f"no JetStream leader: {last!r}")
 
 
-def test_the_stream_and_the_buckets_get_three_replicas(cluster: list[str]) -> None:
+async def test_the_stream_and_the_buckets_get_three_replicas(cluster: list[str]) -> None:
     async def run() -> tuple[int, int, int]:
         bus = await _connect_when_the_cluster_has_a_leader(",".join(cluster), 3)
         try:
@@ -77,17 +77,17 @@ def test_the_stream_and_the_buckets_get_three_replicas(cluster: list[str]) -> No
         finally:
             await bus.close()
 
-    assert asyncio.run(run()) == (3, 3, 3)
+    assert await run() == (3, 3, 3)
 
 
-def test_more_replicas_than_nodes_is_a_clear_error(cluster: list[str]) -> None:
+async def test_more_replicas_than_nodes_is_a_clear_error(cluster: list[str]) -> None:
     async def run() -> str:
         with pytest.raises(RuntimeError) as caught:
             bus = await _connect_when_the_cluster_has_a_leader(cluster[0], 5)
             await bus.close()
         return str(caught.value)
 
-    message = asyncio.run(run())
+    message = await run()
     assert "5 replica(s)" in message
     assert "FRONTIER_EVENTS" in message or MATCHES_BUCKET in message
 

@@ -21,7 +21,8 @@ from frontier.engine import Seat
 from frontier.ops.stack import Stack
 from frontier.v1 import match_pb2, match_pb2_grpc
 
-from .bot_helpers import MIRROR, batches, create, replay
+from .bot_helpers import MIRROR, create, replay
+from .stream_check import stored_batches
 
 pytestmark = pytest.mark.integration
 
@@ -70,7 +71,7 @@ def _node_bot(
     ("lineup", "seed"),
     [(MIRROR, 61), ("A=marquise,eyrie;B=marquise,alliance", 62)],
 )
-def test_node_bots_play_whole_matches(
+async def test_node_bots_play_whole_matches(
     node: str,
     stack: Stack,
     match_stub: match_pb2_grpc.MatchServiceStub,
@@ -98,7 +99,7 @@ def test_node_bots_play_whole_matches(
         )
         return [r.winner for r in results]
 
-    python_winners = asyncio.run(python_bots())
+    python_winners = await python_bots()
     outputs = {}
     for seat, proc in procs.items():
         out, err = proc.communicate(timeout=120)
@@ -113,7 +114,7 @@ def test_node_bots_play_whole_matches(
         assert (out["score_a"], out["score_b"]) == (view.score_a, view.score_b)
         assert out["decisions"] > 0 and out["answers"] >= out["decisions"]
         assert out["strikes"] == 0
-    stored = batches(stack.config.nats_url, match.match_id)
+    stored = await stored_batches(stack.config.nats_url, match.match_id)
     states = [after for *_, after in replay(match.config, stored)]
     assert states[-1].over and states[-1].winner == view.winner
     played = {b.seat for b in stored}

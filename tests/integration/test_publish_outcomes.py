@@ -66,8 +66,8 @@ async def _outcomes(server: Nats) -> None:
         await bus.close()
 
 
-def test_every_publish_outcome_is_told_apart(jetstream_server: Nats) -> None:
-    asyncio.run(_outcomes(jetstream_server))
+async def test_every_publish_outcome_is_told_apart(jetstream_server: Nats) -> None:
+    await _outcomes(jetstream_server)
 
 
 async def _after_the_duplicate_window(server: Nats) -> None:
@@ -91,10 +91,10 @@ async def _after_the_duplicate_window(server: Nats) -> None:
         await bus.close()
 
 
-def test_a_batch_published_again_after_the_duplicate_window_is_not_stored_twice(
+async def test_a_batch_published_again_after_the_duplicate_window_is_not_stored_twice(
     jetstream_server: Nats,
 ) -> None:
-    asyncio.run(_after_the_duplicate_window(jetstream_server))
+    await _after_the_duplicate_window(jetstream_server)
 
 
 async def _answers_find_their_requests(server: Nats) -> None:
@@ -120,7 +120,7 @@ async def _answers_find_their_requests(server: Nats) -> None:
         await bus.close()
 
 
-def test_concurrent_publishes_get_their_own_answers_and_silence_times_out(
+async def test_concurrent_publishes_get_their_own_answers_and_silence_times_out(
     jetstream_server: Nats,
 ) -> None:
-    asyncio.run(_answers_find_their_requests(jetstream_server))
+    await _answers_find_their_requests(jetstream_server)

@@ -55,7 +55,7 @@ def _retry(call: Callable[[], T]) -> T:
 
 
 @pytest.mark.parametrize("victim", ["orchestrator", "turn_order", "map"])
-def test_sigkill_mid_match_loses_and_doubles_nothing(own_stack: Stack, victim: str) -> None:
+async def test_sigkill_mid_match_loses_and_doubles_nothing(own_stack: Stack, victim: str) -> None:
     address = own_stack.config.address("orchestrator")
     midway = threading.Event()
     result: dict[str, Match] = {}
@@ -70,7 +70,7 @@ def test_sigkill_mid_match_loses_and_doubles_nothing(own_stack: Stack, victim: s
     player.join(240)
     assert not player.is_alive()
     match = result["match"]
-    events = check_stream(own_stack.config.nats_url, match.match_id, 21, MIRROR)
+    events = await check_stream(own_stack.config.nats_url, match.match_id, 21, MIRROR)
     with grpc.insecure_channel(address) as channel:
         view = (
             match_pb2_grpc.MatchServiceStub(channel)

@@ -8,7 +8,6 @@ that repeat at most 64 characters of what it sent.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -21,7 +20,7 @@ from frontier.runtime.guard import MAX_ID_BYTES, MAX_REQUEST_BYTES
 from frontier.v1 import bot_pb2, bot_pb2_grpc, match_pb2, match_pb2_grpc
 
 from .client import MIRROR, Match
-from .stream_check import _batches
+from .stream_check import stored_batches
 
 pytestmark = pytest.mark.integration
 
@@ -32,7 +31,7 @@ def _refused(call: Callable[[], object]) -> grpc.RpcError:
     return refused.value
 
 
-def test_a_command_id_over_the_limit_is_refused_and_stores_nothing(
+async def test_a_command_id_over_the_limit_is_refused_and_stores_nothing(
     stack: Stack, match_stub: match_pb2_grpc.MatchServiceStub
 ) -> None:
     match = Match.create(match_stub, 41, MIRROR)
@@ -49,7 +48,7 @@ def test_a_command_id_over_the_limit_is_refused_and_stores_nothing(
     assert error.code() is grpc.StatusCode.INVALID_ARGUMENT
     assert "command_id is 129 bytes; at most 128 bytes" in (error.details() or "")
     assert reason_in(error.trailing_metadata()) == "FIELD_TOO_LONG"
-    assert asyncio.run(_batches(stack.config.nats_url, match.match_id)) == []
+    assert await stored_batches(stack.config.nats_url, match.match_id) == []
     request.command_id = "x" * MAX_ID_BYTES  # at the limit: accepted
     assert match_stub.SubmitCommand(request).version > 0
 
@@ -106,7 +105,7 @@ def test_undecodable_requests_answer_invalid_argument_and_log_one_line(stack: St
     assert "Traceback" not in logged
 
 
-def test_a_bot_stream_with_a_field_over_its_limit_ends_invalid_argument(stack: Stack) -> None:
+async def test_a_bot_stream_with_a_field_over_its_limit_ends_invalid_argument(stack: Stack) -> None:
     async def play() -> grpc.StatusCode:
         async with grpc.aio.insecure_channel(stack.config.address("orchestrator")) as channel:
             stub = bot_pb2_grpc.BotServiceStub(channel)
@@ -120,4 +119,4 @@ def test_a_bot_stream_with_a_field_over_its_limit_ends_invalid_argument(stack: S
                 return exc.code()
             return grpc.StatusCode.OK
 
-    assert asyncio.run(play()) is grpc.StatusCode.INVALID_ARGUMENT
+    assert await play() is grpc.StatusCode.INVALID_ARGUMENT

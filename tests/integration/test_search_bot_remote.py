@@ -9,12 +9,13 @@ from frontier.engine import Seat
 from frontier.ops.stack import Stack
 from frontier.v1 import match_pb2, match_pb2_grpc
 
-from .bot_helpers import batches, bot_processes, create, replay
+from .bot_helpers import bot_processes, create, replay
+from .stream_check import stored_batches
 
 pytestmark = pytest.mark.integration
 
 
-def test_frontier_bot_kind_search_plays_within_the_clock(
+async def test_frontier_bot_kind_search_plays_within_the_clock(
     stack: Stack, match_stub: match_pb2_grpc.MatchServiceStub
 ) -> None:
     """Search on A1, random on B1; a 500 ms budget gives the search about 150 ms a decision."""
@@ -27,6 +28,9 @@ def test_frontier_bot_kind_search_plays_within_the_clock(
     assert searcher["winner"] == view.winner and searcher["decisions"] > 0
     assert searcher["strikes"] == 0 and searcher["rejected"] == 0
     states = [
-        after for *_, after in replay(match.config, batches(stack.config.nats_url, match.match_id))
+        after
+        for *_, after in replay(
+            match.config, await stored_batches(stack.config.nats_url, match.match_id)
+        )
     ]
     assert states[-1].over

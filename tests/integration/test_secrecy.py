@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import grpc
@@ -44,12 +45,13 @@ from frontier.engine.model import Item
 from frontier.engine.view import can_see_hand, event_for, view
 from frontier.ops.stack import Stack
 from frontier.orchestrator import referee
-from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
+from frontier.v1 import events_pb2, match_pb2, match_pb2_grpc, types_pb2
 from frontier.wire.convert import command_from_proto, enum_from_proto, event_from_proto
 from frontier.wire.labels import label
 from frontier.wire.view import view_to_proto
 
-from .bot_helpers import MIRROR, RawStream, batches, create, watch
+from .bot_helpers import MIRROR, Created, RawStream, create, watch
+from .stream_check import stored_batches
 
 pytestmark = pytest.mark.integration
 
@@ -146,6 +148,233 @@ def states_by_version(config: dict[str, Any], stored: list[Any]) -> Iterator[Sta
             yield state.clone()
 
 
+@dataclass
+class Secrecy:
+    """What no payload of one match may show: the seed and generator states anywhere, and
+    to each viewer the cards hidden from it (:func:`secrets`)."""
+
+    forbidden_numbers: set[str]
+
+    def clean(self, text: str, state: State, viewer: Seat | None, where: str) -> None:
+        found = {s for s in self.forbidden_numbers if s in text}
+        assert not found, f"{where}: the seed or generator state leaked"
+        try:
+            values = strings(json.loads(text))
+        except ValueError:
+            values = {w.strip("'\",.:;()[]") for w in text.split()}
+        leaked = values & secrets(state, viewer)
+        assert not leaked, f"{where} shows {viewer or SPECTATOR} hidden cards {leaked}"
+
+    def shows_no_number(self, text: str) -> bool:
+        return not {s for s in self.forbidden_numbers if s in text}
+
+
+@dataclass
+class Played:
+    """A match played by recording bots, and the truth rebuilt from its committed stream."""
+
+    match: Created
+    secret_holder: Seat  # the seat with standing answers
+    standing: dict[str, StandingPolicy]
+    recorders: dict[Seat, Recorder]
+    rejections: dict[Seat, list[str]]
+    stored: list[events_pb2.EventBatch]
+    states: list[State]  # index = version
+    true_events: list[Event]
+    secrecy: Secrecy
+
+    @property
+    def final(self) -> State:
+        return self.states[-1]
+
+
+def _set_standing_answers(
+    match_stub: match_pb2_grpc.MatchServiceStub,
+    match: Created,
+    seat: Seat,
+    standing: dict[str, StandingPolicy],
+) -> None:
+    match_stub.SetStandingAnswers(
+        match_pb2.SetStandingAnswersRequest(
+            match_id=match.match_id,
+            seat_token=match.tokens[seat],
+            answers=[
+                match_pb2.StandingAnswer(
+                    decision_kind=kind,
+                    policy=match_pb2.StandingPolicy.Value(f"STANDING_POLICY_{policy.name}"),
+                )
+                for kind, policy in standing.items()
+            ],
+        )
+    )
+
+
+async def _rejected_answers(address: str, match: Created) -> dict[Seat, list[str]]:
+    """Before play: every seat sends an answer the server must reject; the reasons given."""
+    rejections: dict[Seat, list[str]] = {}
+    for seat, token in match.tokens.items():
+        async with RawStream(address) as bot:
+            bot.hello(match.match_id, token)
+            await bot.expect("welcome")
+            bot.answer("0", "no such command")
+            reply = await bot.next()
+            if reply.WhichOneof("message") == "decision":  # the seat to act first
+                reply = await bot.expect("rejected")
+            rejections[seat] = [reply.rejected.reason]
+    return rejections
+
+
+async def _play(
+    stack: Stack,
+    match_stub: match_pb2_grpc.MatchServiceStub,
+    match: Created,
+    standing: dict[str, StandingPolicy],
+) -> Played:
+    """Standing answers for the first seat, one rejected answer per seat, then recording
+    random bots play the match to its end."""
+    address = stack.config.address("orchestrator")
+    secret_holder = next(iter(match.tokens))
+    _set_standing_answers(match_stub, match, secret_holder, standing)
+    seed = match.config["seed"]
+    recorders = {seat: Recorder(seed + i) for i, seat in enumerate(match.tokens)}
+    rejections = await _rejected_answers(address, match)
+    await asyncio.gather(
+        *(
+            BotClient(address, match.match_id, token).play(recorders[seat])
+            for seat, token in match.tokens.items()
+        )
+    )
+    stored = await stored_batches(stack.config.nats_url, match.match_id)
+    states = list(states_by_version(match.config, stored))
+    forbidden = {str(seed), str(states[0].rng), str(states[-1].rng)}
+    return Played(
+        match,
+        secret_holder,
+        standing,
+        recorders,
+        rejections,
+        stored,
+        states,
+        [event_from_proto(e.event) for b in stored for e in b.envelopes],
+        Secrecy(forbidden),
+    )
+
+
+def _check_decision_requests(played: Played) -> None:
+    """Each decision request: the seat's view at that version, and its legal commands."""
+    for seat, recorder in played.recorders.items():
+        for decision in recorder.seen:
+            state = played.states[int(decision.id)]
+            payload = json.dumps(
+                {
+                    "view": decision.view,
+                    "typed": typed(decision.typed_view),
+                    "legal": [c.id for c in decision.legal],
+                }
+            )
+            where = f"decision request {decision.id} to {seat.value}"
+            played.secrecy.clean(payload, state, seat, where)
+            expected = view_to_proto(view(state, seat))
+            expected.seed_fixed = decision.typed_view.seed_fixed  # set by the server (test_seats)
+            assert decision.typed_view == expected
+            assert all(c.label == label(c.command) for c in decision.legal)
+            assert all(isinstance(c["ruin_items"], int) for c in decision.view["clearings"])
+            if seat is played.secret_holder:  # its standing answers are applied, never asked
+                assert decision.kind not in played.standing
+
+
+def _check_views(
+    match_stub: match_pb2_grpc.MatchServiceStub, played: Played, viewer: Seat | None, token: str
+) -> None:
+    """GetView and GetMatchInfo's opening view."""
+    name, match_id, clean = (
+        viewer.value if viewer else SPECTATOR,
+        played.match.match_id,
+        played.secrecy.clean,
+    )
+    shown = match_stub.GetView(match_pb2.GetViewRequest(match_id=match_id, seat_token=token)).view
+    clean(shown.json, played.final, viewer, f"GetView for {name}")
+    clean(json.dumps(typed(shown)), played.final, viewer, f"typed GetView for {name}")
+    opening = match_stub.GetMatchInfo(
+        match_pb2.GetMatchInfoRequest(match_id=match_id, seat_token=token)
+    )
+    clean(json.dumps(typed(opening.initial_view)), played.states[0], viewer, f"opening for {name}")
+    assert played.secrecy.shows_no_number(str(opening))
+    assert all(isinstance(c["ruin_items"], int) for c in json.loads(shown.json)["clearings"])
+
+
+def _check_watch(
+    match_stub: match_pb2_grpc.MatchServiceStub, played: Played, viewer: Seat | None, token: str
+) -> None:
+    """WatchEvents: each event as the engine shows it to the viewer, no card of the deck."""
+    name, final = viewer.value if viewer else SPECTATOR, played.final
+    replies = watch(match_stub, played.match.match_id, token)
+    assert [r.envelope.seq for r in replies] == list(range(1, final.version + 1))
+    for reply in replies:
+        seq = reply.envelope.seq
+        got = event_from_proto(reply.envelope.event)
+        assert got == event_for(final, played.true_events[seq - 1], viewer), (name, seq)
+        assert not set(got.cards) & set(played.states[seq].deck), (name, seq)
+        if viewer is not played.secret_holder:
+            assert reply.decision.answered_by != referee.STANDING_ANSWER
+
+
+def _check_replay(
+    match_stub: match_pb2_grpc.MatchServiceStub, played: Played, viewer: Seat | None, token: str
+) -> None:
+    """ExportReplay: no seed, each event as the viewer may see it, others' commands as kinds."""
+    name = viewer.value if viewer else SPECTATOR
+    exported = match_stub.ExportReplay(
+        match_pb2.ExportReplayRequest(match_id=played.match.match_id, seat_token=token)
+    ).json
+    assert played.secrecy.shows_no_number(exported)
+    replay = json.loads(exported)
+    assert "seed" not in replay["config"] and replay["viewer"] == name
+    for entry, batch in zip(replay["batches"], played.stored, strict=True):
+        first = batch.envelopes[0].seq
+        for offset, event in enumerate(entry["events"]):
+            true = event_for(played.final, played.true_events[first - 1 + offset], viewer)
+            assert event.get("cards", []) == list(true.cards)
+        if entry["seat"] != name:
+            assert set(entry["command"]) == {"kind"}
+            assert entry.get("answered_by") != "ANSWERED_BY_STANDING_ANSWER"
+        else:
+            assert entry["command"]["kind"] == command_from_proto(batch.command).kind.value
+
+
+def _check_errors_and_standing(
+    match_stub: match_pb2_grpc.MatchServiceStub, played: Played, viewer: Seat, token: str
+) -> None:
+    """A refused command's message, and GetStandingAnswers (a seat sees only its own)."""
+    match_id = played.match.match_id
+    with pytest.raises(grpc.RpcError) as refused:
+        match_stub.SubmitCommand(
+            match_pb2.SubmitCommandRequest(match_id=match_id, seat_token=token, legal_id="nothing")
+        )
+    details = str(refused.value.details())
+    played.secrecy.clean(details, played.final, viewer, f"error to {viewer.value}")
+    standing_seen = match_stub.GetStandingAnswers(
+        match_pb2.GetStandingAnswersRequest(match_id=match_id, seat_token=token)
+    ).answers
+    if viewer is not played.secret_holder:
+        assert list(standing_seen) == []
+    else:
+        assert {a.decision_kind for a in standing_seen} == set(played.standing)
+
+
+async def _check_late_bots(address: str, played: Played) -> None:
+    """A bot connecting after the end learns the result and nothing else; the answers
+    rejected before play told each seat nothing it may not see."""
+    for seat, token in played.match.tokens.items():
+        async with RawStream(address) as bot:
+            bot.hello(played.match.match_id, token)
+            assert enum_from_proto(Seat, (await bot.expect("welcome")).welcome.seat) is seat
+            assert (await bot.expect("match_over")).match_over.winner == played.final.winner
+    for seat, reasons in played.rejections.items():
+        for reason in reasons:
+            played.secrecy.clean(reason, played.states[0], seat, f"answer rejected to {seat.value}")
+
+
 @settings(
     max_examples=4,
     deadline=None,
@@ -157,7 +386,7 @@ def states_by_version(config: dict[str, Any], stored: list[Any]) -> Iterator[Sta
     team_hands_visible=st.booleans(),
     standing=st.dictionaries(st.sampled_from(KINDS), st.sampled_from(list(StandingPolicy))),
 )
-def test_no_payload_shows_a_viewer_what_is_hidden_from_it(
+async def test_no_payload_shows_a_viewer_what_is_hidden_from_it(
     stack: Stack,
     match_stub: match_pb2_grpc.MatchServiceStub,
     seed: int,
@@ -168,159 +397,22 @@ def test_no_payload_shows_a_viewer_what_is_hidden_from_it(
     match = create(
         match_stub, seed=seed, lineup=lineup, team_hands_visible=team_hands_visible, max_rounds=2
     )
-    address = stack.config.address("orchestrator")
-    secret_holder = next(iter(match.tokens))  # the seat with standing answers
-    match_stub.SetStandingAnswers(
-        match_pb2.SetStandingAnswersRequest(
-            match_id=match.match_id,
-            seat_token=match.tokens[secret_holder],
-            answers=[
-                match_pb2.StandingAnswer(
-                    decision_kind=kind,
-                    policy=match_pb2.StandingPolicy.Value(f"STANDING_POLICY_{policy.name}"),
-                )
-                for kind, policy in standing.items()
-            ],
-        )
-    )
-    recorders = {seat: Recorder(seed + i) for i, seat in enumerate(match.tokens)}
-    rejections: dict[Seat, list[str]] = {}
-
-    async def reject_first() -> None:
-        """Before play: every seat sends an answer the server must reject."""
-        for seat, token in match.tokens.items():
-            async with RawStream(address) as bot:
-                bot.hello(match.match_id, token)
-                await bot.expect("welcome")
-                bot.answer("0", "no such command")
-                reply = await bot.next()
-                if reply.WhichOneof("message") == "decision":  # the seat to act first
-                    reply = await bot.expect("rejected")
-                rejections[seat] = [reply.rejected.reason]
-
-    asyncio.run(reject_first())
-
-    async def play() -> None:
-        await asyncio.gather(
-            *(
-                BotClient(address, match.match_id, token).play(recorders[seat])
-                for seat, token in match.tokens.items()
-            )
-        )
-
-    asyncio.run(play())
-    stored = batches(stack.config.nats_url, match.match_id)
-    states = list(states_by_version(match.config, stored))
-    final = states[-1]
-    assert final.over
-    true_events = [event_from_proto(e.event) for b in stored for e in b.envelopes]
-    assert_hidden_card_decisions_open_on_public_facts(states, true_events)
-    forbidden_numbers = {str(seed), str(states[0].rng), str(final.rng)}
+    played = await _play(stack, match_stub, match, standing)
+    assert played.final.over
+    assert_hidden_card_decisions_open_on_public_facts(played.states, played.true_events)
+    _check_decision_requests(played)
     viewers: list[Seat | None] = [None, *match.tokens]
-
-    def clean(text: str, state: State, viewer: Seat | None, where: str) -> None:
-        found = {s for s in forbidden_numbers if s in text}
-        assert not found, f"{where}: the seed or generator state leaked"
-        try:
-            values = strings(json.loads(text))
-        except ValueError:
-            values = {w.strip("'\",.:;()[]") for w in text.split()}
-        leaked = values & secrets(state, viewer)
-        assert not leaked, f"{where} shows {viewer or SPECTATOR} hidden cards {leaked}"
-
-    # decision requests: the seat's view at that version, and its legal commands
-    for seat, recorder in recorders.items():
-        for decision in recorder.seen:
-            state = states[int(decision.id)]
-            payload = json.dumps(
-                {
-                    "view": decision.view,
-                    "typed": typed(decision.typed_view),
-                    "legal": [c.id for c in decision.legal],
-                }
-            )
-            clean(payload, state, seat, f"decision request {decision.id} to {seat.value}")
-            expected = view_to_proto(view(state, seat))
-            expected.seed_fixed = decision.typed_view.seed_fixed  # set by the server (test_seats)
-            assert decision.typed_view == expected
-            assert all(c.label == label(c.command) for c in decision.legal)
-            assert all(isinstance(c["ruin_items"], int) for c in decision.view["clearings"])
-            if seat is secret_holder:  # its standing answers are applied, never asked
-                assert decision.kind not in standing
-
     for viewer in viewers:
         token = match.tokens[viewer] if viewer is not None else ""
-        name = viewer.value if viewer else SPECTATOR
-        # GetView
-        shown = match_stub.GetView(
-            match_pb2.GetViewRequest(match_id=match.match_id, seat_token=token)
-        ).view
-        clean(shown.json, final, viewer, f"GetView for {name}")
-        clean(json.dumps(typed(shown)), final, viewer, f"typed GetView for {name}")
-        opening = match_stub.GetMatchInfo(
-            match_pb2.GetMatchInfoRequest(match_id=match.match_id, seat_token=token)
-        )
-        clean(json.dumps(typed(opening.initial_view)), states[0], viewer, f"opening for {name}")
-        assert not {s for s in forbidden_numbers if s in str(opening)}
-        assert all(isinstance(c["ruin_items"], int) for c in json.loads(shown.json)["clearings"])
-        # WatchEvents
-        replies = watch(match_stub, match.match_id, token)
-        assert [r.envelope.seq for r in replies] == list(range(1, final.version + 1))
-        for reply in replies:
-            seq = reply.envelope.seq
-            got = event_from_proto(reply.envelope.event)
-            assert got == event_for(final, true_events[seq - 1], viewer), (name, seq)
-            assert not set(got.cards) & set(states[seq].deck), (name, seq)
-            if viewer is not secret_holder:
-                assert reply.decision.answered_by != referee.STANDING_ANSWER
-        # ExportReplay
-        exported = match_stub.ExportReplay(
-            match_pb2.ExportReplayRequest(match_id=match.match_id, seat_token=token)
-        ).json
-        assert not {s for s in forbidden_numbers if s in exported}
-        replay = json.loads(exported)
-        assert "seed" not in replay["config"] and replay["viewer"] == name
-        for entry, batch in zip(replay["batches"], stored, strict=True):
-            first = batch.envelopes[0].seq
-            for offset, event in enumerate(entry["events"]):
-                true = event_for(final, true_events[first - 1 + offset], viewer)
-                assert event.get("cards", []) == list(true.cards)
-            if entry["seat"] != name:
-                assert set(entry["command"]) == {"kind"}
-                assert entry.get("answered_by") != "ANSWERED_BY_STANDING_ANSWER"
-            else:
-                assert entry["command"]["kind"] == command_from_proto(batch.command).kind.value
-        # error messages: a refused command and a rejected bot answer
+        _check_views(match_stub, played, viewer, token)
+        _check_watch(match_stub, played, viewer, token)
+        _check_replay(match_stub, played, viewer, token)
         if viewer is not None:
-            with pytest.raises(grpc.RpcError) as refused:
-                match_stub.SubmitCommand(
-                    match_pb2.SubmitCommandRequest(
-                        match_id=match.match_id, seat_token=token, legal_id="nothing"
-                    )
-                )
-            clean(str(refused.value.details()), final, viewer, f"error to {name}")
-            standing_seen = match_stub.GetStandingAnswers(
-                match_pb2.GetStandingAnswersRequest(match_id=match.match_id, seat_token=token)
-            ).answers
-            if viewer is not secret_holder:
-                assert list(standing_seen) == []
-            else:
-                assert {a.decision_kind for a in standing_seen} == set(standing)
-
-    async def after_the_end() -> None:  # a late bot learns the result and nothing else
-        for seat, token in match.tokens.items():
-            async with RawStream(address) as bot:
-                bot.hello(match.match_id, token)
-                assert enum_from_proto(Seat, (await bot.expect("welcome")).welcome.seat) is seat
-                assert (await bot.expect("match_over")).match_over.winner == final.winner
-
-    asyncio.run(after_the_end())
-    for seat, reasons in rejections.items():
-        for reason in reasons:
-            clean(reason, states[0], seat, f"answer rejected to {seat.value}")
+            _check_errors_and_standing(match_stub, played, viewer, token)
+    await _check_late_bots(stack.config.address("orchestrator"), played)
 
 
-def test_team_hands_visible_shows_teammates_hands_and_nothing_more(
+async def test_team_hands_visible_shows_teammates_hands_and_nothing_more(
     stack: Stack, match_stub: match_pb2_grpc.MatchServiceStub
 ) -> None:
     """R4 end to end: with the option, A1 sees A2's hand and draws, never team B's."""
@@ -337,8 +429,8 @@ def test_team_hands_visible_shows_teammates_hands_and_nothing_more(
 
     for option in (True, False):
         match = create(match_stub, seed=71, lineup=lineup, team_hands_visible=option, max_rounds=1)
-        asyncio.run(play(match.match_id, match.tokens))
-        stored = batches(stack.config.nats_url, match.match_id)
+        await play(match.match_id, match.tokens)
+        stored = await stored_batches(stack.config.nats_url, match.match_id)
         final = list(states_by_version(match.config, stored))[-1]
         for viewer, mate in ((Seat.A1, Seat.A2), (Seat.B2, Seat.B1)):
             data = json.loads(

@@ -29,7 +29,8 @@ from frontier.play.match_runner import bot_seed
 from frontier.v1 import match_pb2, match_pb2_grpc
 from frontier.wire.convert import command_to_proto
 
-from .bot_helpers import MIRROR, batches, create, replay, wait_until
+from .bot_helpers import MIRROR, create, replay, wait_for
+from .stream_check import stored_batches
 
 pytestmark = pytest.mark.integration
 
@@ -72,7 +73,7 @@ def _policy(
     )
 
 
-def test_a_standing_answer_answers_an_out_of_turn_decision(
+async def test_a_standing_answer_answers_an_out_of_turn_decision(
     stack: Stack, match_stub: match_pb2_grpc.MatchServiceStub
 ) -> None:
     seed, prefix, seat, kind = _prefix()
@@ -93,8 +94,12 @@ def test_a_standing_answer_answers_an_out_of_turn_decision(
                 expected_version=-1,
             )
         )
-    wait_until(lambda: len(batches(stack.config.nats_url, match.match_id)) > len(prefix))
-    stored = batches(stack.config.nats_url, match.match_id)
+
+    async def answered() -> bool:  # the standing answer is committed after the prefix
+        return len(await stored_batches(stack.config.nats_url, match.match_id)) > len(prefix)
+
+    await wait_for(answered)
+    stored = await stored_batches(stack.config.nats_url, match.match_id)
     batch, cmd, before, _ = list(replay(match.config, stored))[len(prefix)]
     assert batch.decision.answered_by == referee.STANDING_ANSWER
     assert cmd.seat is seat and before.decisions[0].kind == kind

@@ -74,10 +74,10 @@ async def _follow_across_a_restart(server: Nats) -> None:
     await bus.close()
 
 
-def test_the_follower_hands_on_every_batch_once_also_after_nats_restarts(
+async def test_the_follower_hands_on_every_batch_once_also_after_nats_restarts(
     jetstream_server: Nats,
 ) -> None:
-    asyncio.run(_follow_across_a_restart(jetstream_server))
+    await _follow_across_a_restart(jetstream_server)
 
 
 async def _catch_up(server: Nats) -> None:
@@ -94,5 +94,7 @@ async def _catch_up(server: Nats) -> None:
     await bus.close()
 
 
-def test_a_catch_up_reads_exactly_the_batches_after_a_position(jetstream_server: Nats) -> None:
-    asyncio.run(_catch_up(jetstream_server))
+async def test_a_catch_up_reads_exactly_the_batches_after_a_position(
+    jetstream_server: Nats,
+) -> None:
+    await _catch_up(jetstream_server)

@@ -9,7 +9,6 @@ not trust the server's CA are all refused.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -77,7 +76,7 @@ def test_a_match_over_mutual_tls(
     assert result.verified, result.message  # the server's events equal the engine's
 
 
-def test_the_load_client_and_forwarding_between_orchestrators_over_mutual_tls(
+async def test_the_load_client_and_forwarding_between_orchestrators_over_mutual_tls(
     mtls_stack: Stack, ca: ThrowawayCA, client_cert: Issued, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _as_client(monkeypatch, ca, client_cert)
@@ -85,7 +84,7 @@ def test_the_load_client_and_forwarding_between_orchestrators_over_mutual_tls(
     monkeypatch.setenv("FRONTIER_TLS_SERVER_NAME", "localhost")
     cfg = mtls_stack.config
     # round_robin over both orchestrators: half the calls are forwarded to the match's owner
-    [run] = asyncio.run(play_many([cfg.orchestrator_target], [6], MIRROR))
+    [run] = await play_many([cfg.orchestrator_target], [6], MIRROR)
     assert run.winner and run.commands > 0
     with sync_channel(cfg.address("orchestrator-2")) as channel:
         view = match_pb2_grpc.MatchServiceStub(channel).GetView(

@@ -81,7 +81,7 @@ async def _scenario(cfg: StackConfig) -> None:
 EXPORTER = InMemorySpanExporter()
 
 
-def test_one_command_is_one_trace_across_services(tmp_path: Path) -> None:
+async def test_one_command_is_one_trace_across_services(tmp_path: Path) -> None:
     setup_tracing("test", ServiceSettings(), SimpleSpanProcessor(EXPORTER))
     cfg = StackConfig.ephemeral(tmp_path)
     store = tmp_path / "js"
@@ -92,7 +92,7 @@ def test_one_command_is_one_trace_across_services(tmp_path: Path) -> None:
     )
     try:
         _wait_port(cfg.host, cfg.nats_port, 20, nats, "nats-server")
-        asyncio.run(_scenario(cfg))
+        await _scenario(cfg)
     finally:
         nats.terminate()
         nats.wait(10)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError, NotFoundError
@@ -57,13 +58,23 @@ def heartbeat_key(owner: str) -> str:
 
 
 class Leases:
-    def __init__(self, kv: KeyValue, owner: str, address: str, ttl_s: float) -> None:
+    def __init__(
+        self,
+        kv: KeyValue,
+        owner: str,
+        address: str,
+        ttl_s: float,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        """``clock``: unix time now (expiries are stored as unix times, compared across
+        processes); a test passes its own to move time without waiting."""
         self.kv = kv
         self.owner = owner
         self.address = address
         self.ttl_s = ttl_s
         self.held: dict[str, int] = {}  # match id -> revision of our lease entry
         self._beat_ok = 0.0  # when our heartbeat was last stored (unix time; 0: never)
+        self._clock = clock
 
     def _value(self, now: float) -> bytes:
         record = {"owner": self.owner, "address": self.address, "expires": now + self.ttl_s}
@@ -89,7 +100,7 @@ class Leases:
         stall after the first acquire may have cost one)."""
         if not self.held:
             return []
-        now = time.time()
+        now = self._clock()
         stale = now - self._beat_ok >= self.ttl_s
         await self.kv.put(heartbeat_key(self.owner), self._value(now))
         self._beat_ok = now
@@ -127,7 +138,7 @@ class Leases:
         first (one JetStream request fewer per created match; were one there after all, the
         create fails as a lost race would, and the holder's lease is read and returned).
         """
-        now = time.time()
+        now = self._clock()
         current = None if new else await self.get(match_id)
         try:
             if current is None:

@@ -56,9 +56,27 @@ def test_empty_legal_list_is_an_error(state: State) -> None:
         RandomBot(0).choose(state, Seat.B1, [])
 
 
-def test_registry() -> None:
-    assert "random" in bot_names()
-    assert isinstance(make_bot("random", 1), RandomBot)
-    assert set(BOTS) == set(bot_names())
-    with pytest.raises(UnknownBot, match="known bots: greedy, greedy-view, random"):
+def test_registry_names_every_bot_once_in_order() -> None:
+    assert bot_names() == ["greedy", "greedy-view", "random", "search"]
+    assert list(BOTS) == ["random", "greedy", "greedy-view", "search"]  # declaration order
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "greedy-view", "search"])
+def test_each_registered_name_builds_a_bot_that_plays(name: str) -> None:
+    """Each name builds a fresh instance of its own factory, and that bot picks a legal
+    command for the seat to act on a new match."""
+    state = initial_state(make_config(seed=3))
+    seat = state.turn_seat
+    assert seat is not None
+    legal = legal_commands(state, seat)
+    bot = make_bot(name, 7)
+    assert type(bot) is BOTS[name]
+    assert make_bot(name, 7) is not bot
+    assert bot.choose(state, seat, legal) in legal
+
+
+def test_an_unknown_bot_names_the_choices() -> None:
+    with pytest.raises(UnknownBot) as refused:
         make_bot("nope", 0)
+    known = "known bots: greedy, greedy-view, random, search"
+    assert str(refused.value) == f"unknown bot 'nope'; {known}"

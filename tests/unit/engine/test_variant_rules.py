@@ -1,4 +1,6 @@
-"""Frontier's rulings on the table, the map, the deck, setup, turn order and victory.
+"""Frontier's rulings on teams and lineups, turn order, the map, setup and team ruling.
+
+The deck, ruins and item stocks are in ``test_variant_deck.py``; victory in ``test_victory.py``.
 
 Each test is named after the ruling (docs/rules.md) or base-rules section it checks.
 """
@@ -13,26 +15,20 @@ from frontier.engine import (
     Command,
     CommandKind,
     EventKind,
-    GameOver,
     IllegalCommand,
     InvalidConfig,
     Seat,
-    State,
     Team,
     WrongSeat,
     legal_commands,
     make_config,
 )
 from frontier.engine.board import AUTUMN, WINTER, board
-from frontier.engine.cards import CardKind, catalog
-from frontier.engine.ctx import Ctx, MatchEnded
 from frontier.engine.lineup import parse_lineup
-from frontier.engine.model import Character, Faction, Item, Suit
-from frontier.engine.pieces import clearings_ruled, ruler, rules
+from frontier.engine.model import Character, Faction
+from frontier.engine.pieces import ruler, rules
 from frontier.engine.state import SeatSpec
-from frontier.engine.view import view
 from tests.engine_helpers import (
-    DECK_SIZE,
     A,
     B,
     after_setup,
@@ -43,7 +39,6 @@ from tests.engine_helpers import (
     new_state,
     play,
     playout,
-    position,
     setup_seat,
 )
 
@@ -204,153 +199,6 @@ def test_R6_a_bridge_creates_no_forest() -> None:
         assert len({b.map_of(c) for c in members}) == 1, forest
 
 
-# ----- R9 / R10: ruins and item stocks ----------------------------------------------------------
-
-
-def test_R9_ruins_hold_hidden_items_two_of_each() -> None:
-    state = new_state(7)
-    assert len(state.ruins) == 8
-    assert sum(1 for c in state.ruins if c.startswith("autumn.")) == 4
-    assert sum(1 for c in state.ruins if c.startswith("winter.")) == 4
-    assert all(board().clearings[c].ruin for c in state.ruins)
-    items = Counter(i for items in state.ruins.values() for i in items)
-    assert items == {Item.BAG: 2, Item.BOOTS: 2, Item.HAMMER: 2, Item.SWORD: 2}
-    # hidden: views show how many items a ruin holds, never which
-    for viewer in (A, B, None):
-        for clearing in view(state, viewer)["clearings"]:
-            assert isinstance(clearing["ruin_items"], int)
-            assert clearing["ruin_items"] == len(state.ruins.get(clearing["id"], []))
-
-
-def test_R9_ruin_items_are_shuffled_by_the_seed() -> None:
-    layouts = {tuple(tuple(v) for v in new_state(s).ruins.values()) for s in range(10)}
-    assert len(layouts) > 1
-
-
-def test_R9_a_ruin_fills_a_building_slot() -> None:
-    from frontier.engine.pieces import open_slots
-
-    state = new_state()
-    assert open_slots(state, "autumn.waterfall") == 2  # 3 slots, one under the ruin
-    assert open_slots(state, "autumn.creek") == 2
-
-
-def test_R10_each_map_has_its_own_12_item_stock() -> None:
-    state = new_state()
-    expected = {
-        Item.BOOTS: 2,
-        Item.BAG: 2,
-        Item.CROSSBOW: 1,
-        Item.HAMMER: 1,
-        Item.SWORD: 2,
-        Item.TEA: 2,
-        Item.COINS: 2,
-    }
-    assert state.stock == {AUTUMN: expected, WINTER: expected}
-    assert state.stock[AUTUMN] is not state.stock[WINTER]
-    assert sum(state.stock[AUTUMN].values()) == 12
-
-
-# ----- R11: the deck ----------------------------------------------------------------------------
-
-
-def test_R11_deck_has_47_cards_without_dominance_and_favors() -> None:
-    cards = catalog()
-    assert len(cards) == DECK_SIZE
-    assert all(
-        c.kind in (CardKind.ITEM, CardKind.PERSISTENT, CardKind.AMBUSH) for c in cards.values()
-    )
-    assert not any("dominance" in cid or "favor" in cid for cid in cards)
-    assert Counter(c.kind for c in cards.values()) == {
-        CardKind.ITEM: 20,
-        CardKind.PERSISTENT: 22,
-        CardKind.AMBUSH: 5,
-    }
-    assert Counter(c.suit for c in cards.values()) == {
-        Suit.BIRD: 13,  # 54-card suits 14/14/13/13, less one Dominance per suit
-        Suit.FOX: 12,  # and the three Favors (fox, rabbit, mouse)
-        Suit.RABBIT: 11,
-        Suit.MOUSE: 11,
-    }
-    assert len(set(cards)) == DECK_SIZE
-
-
-def test_R11_each_seat_starts_with_three_cards_from_a_seeded_shuffle() -> None:
-    state = new_state(11)
-    assert all(len(st.hand) == 3 for st in state.seats.values())
-    assert len(state.deck) == DECK_SIZE - 3 * len(state.seats)
-    assert_conserved(state)
-    assert new_state(11).deck == state.deck
-    assert new_state(12).deck != state.deck
-
-
-def test_R11_reshuffle_discard_when_deck_runs_out() -> None:
-    state = position()
-    state.discard = list(state.deck)
-    state.deck = []
-    ctx = Ctx(state)
-    ctx.draw(A, 2)
-    kinds = [e.kind for e in ctx.events]
-    assert kinds == [EventKind.DECK_SHUFFLED, EventKind.CARDS_DRAWN]
-    assert ctx.events[0].cards == ()  # the new order stays secret
-    assert len(state.seats[A].hand) == 2 and state.discard == []
-    assert_conserved(state)
-
-
-def test_R11_reshuffle_when_deck_runs_out_in_the_middle_of_a_draw() -> None:
-    state = position()
-    last = state.deck[-1]
-    state.discard = state.deck[:-1]
-    state.deck = [last]
-    ctx = Ctx(state)
-    ctx.draw(A, 3)
-    assert [e.kind for e in ctx.events] == [
-        EventKind.CARDS_DRAWN,
-        EventKind.DECK_SHUFFLED,
-        EventKind.CARDS_DRAWN,
-    ]
-    assert ctx.events[0].cards == (last,)
-    assert len(state.seats[A].hand) == 3
-    assert_conserved(state)
-
-
-def test_R11_draw_stops_when_deck_and_discard_are_empty() -> None:
-    state = position()
-    spare = list(state.deck)
-    state.deck = spare[-1:]
-    state.discard = []
-    ctx = Ctx(state)
-    ctx.draw(A, 3)
-    assert state.seats[A].hand == spare[-1:]
-
-
-def test_R11_hand_limit_five_at_end_of_evening() -> None:
-    cards = [
-        "anvil",
-        "sword",
-        "bake_sale",
-        "investments",
-        "root_tea_fox",
-        "cobbler.1",
-        "armorers.1",
-    ]
-    state = position(step="daylight.actions", actions=0, hands={A: cards})
-    play(state, Command(CommandKind.END_PHASE, A))
-    # Evening draw 1 (one recruiter), then discard down to 5, one card at a time
-    assert state.step == "evening.discard"
-    assert len(state.seats[A].hand) == 8
-    options = legal_commands(state, A)
-    assert {c.kind for c in options} == {CommandKind.DISCARD}
-    assert_refused(state, Command(CommandKind.END_PHASE, A), IllegalCommand)
-    for _ in range(3):
-        assert state.step == "evening.discard" and state.turn_seat is A
-        events = play(state, legal_commands(state, A)[0])
-    assert events[0].kind is EventKind.CARDS_DISCARDED
-    assert len(events[0].cards) == 1
-    assert state.turn_seat is not A or state.round == 2  # A's turn is over
-    assert len(state.discard) == 3
-
-
 # ----- R12: setup on the home map ---------------------------------------------------------------
 
 
@@ -401,6 +249,13 @@ def test_R12_setup_choices_are_commands_of_the_seat_to_act() -> None:
         IllegalCommand,
         match="autumn.creek",
     )
+
+
+def test_setup_plays_quickly_into_round_one() -> None:
+    state = after_setup()
+    assert state.round == 1 and state.turn_seat is A
+    assert state.phase == "daylight"
+    assert_conserved(state)
 
 
 # ----- R13: team ruling -------------------------------------------------------------------------
@@ -454,108 +309,3 @@ def test_R13_teammate_may_move_out_of_a_clearing_its_team_rules() -> None:
     state.pieces["autumn.hill"] = {B: {"warrior": 2}}
     assert may_move(state, Seat.A2, "autumn.creek", "autumn.hill")
     assert not may_move(state, Seat.A2, "autumn.hill", "autumn.beach")
-
-
-# ----- R30 / R31: victory and the score floor ---------------------------------------------------
-
-
-def test_R30_90_points_wins_immediately() -> None:
-    state = position(
-        pieces={"autumn.creek": {A: {"warrior": 1, "sawmill": 1, "wood": 1}}},
-    )
-    state.scores[Team.A] = 89
-    events = play(
-        state, first_legal(state, CommandKind.BUILD, clearing="autumn.creek", piece="sawmill")
-    )
-    assert events[-1].kind is EventKind.GAME_ENDED
-    assert state.winner == "A" and state.over
-    assert state.scores[Team.A] == 90
-    assert "score" in state.end_reason
-    assert legal_commands(state, A) == [] and legal_commands(state, B) == []
-    assert_refused(state, Command(CommandKind.END_PHASE, A), GameOver, match="over")
-
-
-def test_R30_90_points_checked_after_any_score_even_the_rivals() -> None:
-    state = position()
-    state.scores[Team.B] = 89
-    ctx = Ctx(state)
-    with pytest.raises(MatchEnded):
-        ctx.score(B, 1, "test")
-    assert state.winner == "B"
-    assert ctx.events[-1].kind is EventKind.GAME_ENDED
-
-
-def _last_turn(scores: tuple[int, int], pieces: dict[str, dict[Seat, dict[str, int]]]) -> State:
-    state = position(turn=B, actions=0, pieces=pieces)
-    state.round = 6
-    state.scores[Team.A], state.scores[Team.B] = scores
-    play(state, Command(CommandKind.END_PHASE, B))
-    return state
-
-
-def test_R30_round_six_tiebreaks_score_then_clearings_then_warriors_then_draw() -> None:
-    # 1. score
-    s = _last_turn((10, 12), {"autumn.creek": {A: {"warrior": 5}}})
-    assert s.winner == "B" and "score" in s.end_reason
-    # 2. equal score: more clearings ruled
-    s = _last_turn(
-        (10, 10),
-        {
-            "autumn.creek": {A: {"warrior": 5}},
-            "winter.pit": {B: {"warrior": 1}},
-            "winter.dale": {B: {"warrior": 1}},
-        },
-    )
-    assert s.winner == "B" and "clearing" in s.end_reason
-    # 3. equal score and clearings: more warriors on the board
-    s = _last_turn(
-        (10, 10), {"autumn.creek": {A: {"warrior": 5}}, "winter.pit": {B: {"warrior": 2}}}
-    )
-    assert s.winner == "A" and "warrior" in s.end_reason
-    # 4. everything equal: a draw
-    s = _last_turn(
-        (10, 10), {"autumn.creek": {A: {"warrior": 2}}, "winter.pit": {B: {"warrior": 2}}}
-    )
-    assert s.winner == "draw"
-
-
-def test_R30_clearings_ruled_counts_the_whole_mega_map() -> None:
-    state = position(
-        pieces={"autumn.creek": {B: {"warrior": 1}}, "winter.pit": {B: {"warrior": 1}}}
-    )
-    assert clearings_ruled(state, Team.B) == 2
-    assert clearings_ruled(state, Team.A) == 0
-
-
-def test_R30_match_does_not_end_before_the_last_turn_of_round_six() -> None:
-    state = position(turn=A, actions=0, pieces={"winter.pit": {B: {"warrior": 2}}})
-    state.round = 6
-    play(state, Command(CommandKind.END_PHASE, A))
-    assert not state.over and state.turn_seat is B
-    assert state.step == "daylight.actions"  # B may still march: its turn waits
-
-
-def test_R31_score_never_below_zero() -> None:
-    state = position()
-    state.scores[Team.A] = 3
-    ctx = Ctx(state)
-    ctx.score(A, -5, "penalty")
-    assert state.scores[Team.A] == 0
-    assert ctx.events[0].amount == -3
-    ctx.score(A, -2, "penalty")
-    assert state.scores[Team.A] == 0
-    assert len(ctx.events) == 1  # nothing to lose: no event
-
-
-def test_R32_seat_vp_is_recorded_and_goes_to_the_team_score() -> None:
-    state = position(pieces={"autumn.creek": {A: {"warrior": 1, "sawmill": 1, "wood": 1}}})
-    play(state, first_legal(state, CommandKind.BUILD, clearing="autumn.creek", piece="sawmill"))
-    assert state.seats[A].vp == 1
-    assert state.scores == {Team.A: 1, Team.B: 0}
-
-
-def test_setup_plays_quickly_into_round_one() -> None:
-    state = after_setup()
-    assert state.round == 1 and state.turn_seat is A
-    assert state.phase == "daylight"
-    assert_conserved(state)

@@ -140,7 +140,7 @@ def test_the_port_defaults_to_otlp_grpc() -> None:
 
 
 @pytest.mark.integration
-def test_spans_from_the_sdk_exporter_reach_the_file(tmp_path: Path) -> None:
+async def test_spans_from_the_sdk_exporter_reach_the_file(tmp_path: Path) -> None:
     """What FRONTIER_OTEL_EXPORTER=otlp sends, over loopback, ends up as JSON lines."""
     out = tmp_path / "spans.jsonl"
     port = free_port()
@@ -170,7 +170,7 @@ def test_spans_from_the_sdk_exporter_reach_the_file(tmp_path: Path) -> None:
             await server
         return health
 
-    assert asyncio.run(scenario()) is None  # SERVING
+    assert await scenario() is None  # SERVING
     spans = {r["name"]: r for r in map(json.loads, out.read_text().splitlines())}
     assert set(spans) == {"outer", "inner"}
     assert spans["inner"]["parent_span_id"] == spans["outer"]["span_id"]

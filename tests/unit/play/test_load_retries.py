@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import grpc
 import pytest
 
@@ -28,18 +26,18 @@ class _Flaky:
         return "ok"
 
 
-def test_unknown_outcomes_are_retried_with_the_same_request() -> None:
+async def test_unknown_outcomes_are_retried_with_the_same_request() -> None:
     call = _Flaky(grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
     run = load.MatchRun()
     request = object()
-    assert asyncio.run(load._call_with_retry(call, request, run, 1.0, 5)) == "ok"
+    assert await load._call_with_retry(call, request, run, 1.0, 5) == "ok"
     assert call.requests == [request] * 3 and run.retries == 2
 
 
-def test_aborted_is_not_retried() -> None:
+async def test_aborted_is_not_retried() -> None:
     call = _Flaky(grpc.StatusCode.ABORTED)
     with pytest.raises(grpc.aio.AioRpcError):
-        asyncio.run(load._call_with_retry(call, object(), load.MatchRun(), 1.0, 5))
+        await load._call_with_retry(call, object(), load.MatchRun(), 1.0, 5)
     assert len(call.requests) == 1
 
 
@@ -63,11 +61,11 @@ def test_a_retry_waits_as_long_as_before_the_hot_path_split() -> None:
     assert run.retries == 7
 
 
-def test_a_retry_from_a_later_try_counts_its_attempts_from_there() -> None:
+async def test_a_retry_from_a_later_try_counts_its_attempts_from_there() -> None:
     call = _Flaky(grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.UNAVAILABLE)
     with pytest.raises(grpc.aio.AioRpcError):
         # tries 3 and 4 of 5: the second failure is the last attempt
-        asyncio.run(load._call_with_retry(call, object(), load.MatchRun(), 1.0, 5, attempt=3))
+        await load._call_with_retry(call, object(), load.MatchRun(), 1.0, 5, attempt=3)
     assert len(call.requests) == 2
 
 
@@ -78,8 +76,8 @@ def test_command_ids_are_unique_within_and_across_matches() -> None:
     assert all(len(i) <= 64 for i in ids)  # well within the request guard's limit per id
 
 
-def test_a_cancellation_this_client_did_not_ask_for_is_retried() -> None:
+async def test_a_cancellation_this_client_did_not_ask_for_is_retried() -> None:
     call = _Flaky(grpc.StatusCode.CANCELLED)
     run = load.MatchRun()
-    assert asyncio.run(load._call_with_retry(call, object(), run, 1.0, 5)) == "ok"
+    assert await load._call_with_retry(call, object(), run, 1.0, 5) == "ok"
     assert run.retries == 1
