@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // A bot for Frontier in Node.js: proof that a bot needs nothing but proto/ and gRPC.
 //
-//   node bot.js --url HOST:PORT --match ID --seat A1 --token TOKEN [--seed N]
-//               [--policy random|planner]
+//   FRONTIER_BOT_TOKEN=... node bot.js --url HOST:PORT --match ID --seat A1 [--seed N]
+//               [--policy random|planner] [--token-file PATH]
 //
 // It loads proto/frontier/v1/bot.proto and match.proto at run time with @grpc/proto-loader
 // (no generated code), opens one BotService.Play stream for its seat, says Hello, and
@@ -12,10 +12,13 @@
 // is answered again with another legal id (the decision stays open until its deadline); a
 // broken stream is reopened, and the server re-sends the open decision.  At MatchOver it
 // prints one JSON line ({"seat", "winner", "score_a", "score_b", "decisions", ...}) and exits
-// 0; a refused Hello (bad token, unknown match) exits 1.  The token may also come from
-// FRONTIER_SEAT_TOKEN, which keeps it out of the process list.
+// 0; a refused Hello (bad token, unknown match) exits 1.  The seat token is a secret and a
+// command line is readable by every user of the machine, so it comes from FRONTIER_BOT_TOKEN
+// (or its older name FRONTIER_SEAT_TOKEN) or a file (--token-file); --token still works but
+// warns on stderr.
 'use strict';
 
+const fs = require('fs');
 const path = require('path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
@@ -26,24 +29,44 @@ const RECONNECTABLE = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXC
 const MAX_RECONNECTS = 20;
 
 function parseArgs(argv) {
-  const args = { seed: '0', policy: 'random', token: process.env.FRONTIER_SEAT_TOKEN || '' };
+  const args = { seed: '0', policy: 'random' };
   for (let i = 0; i < argv.length; i += 1) {
     const key = argv[i];
     if (!key.startsWith('--') || i + 1 >= argv.length) {
       throw new Error(
-        `bad argument ${key}; usage: --url HOST:PORT --match ID --seat A1 --token T [--seed N] [--policy random|planner]`,
+        `bad argument ${key}; usage: --url HOST:PORT --match ID --seat A1 [--token-file F] [--seed N] [--policy random|planner]`,
       );
     }
     args[key.slice(2)] = argv[i + 1];
     i += 1;
   }
-  for (const required of ['url', 'match', 'seat', 'token']) {
+  args.token = seatToken(args);
+  if (!args.token) throw new Error('a seat token is required: $FRONTIER_BOT_TOKEN or --token-file');
+  for (const required of ['url', 'match', 'seat']) {
     if (!args[required]) throw new Error(`--${required} is required`);
   }
   if (!['random', 'planner'].includes(args.policy)) {
     throw new Error(`--policy must be random or planner, not ${args.policy}`);
   }
   return args;
+}
+
+// The seat token: --token-file, else --token (warned about), else the environment.
+function seatToken(args) {
+  if (args['token-file'] !== undefined) {
+    if (args.token !== undefined) throw new Error('--token and --token-file exclude each other');
+    const token = fs.readFileSync(args['token-file'], 'utf8').trim();
+    if (!token) throw new Error(`--token-file ${args['token-file']} holds no token`);
+    return token;
+  }
+  if (args.token !== undefined) {
+    process.stderr.write(
+      'warning: --token puts the seat token in the process list, where every user of this ' +
+        'machine can read it; use $FRONTIER_BOT_TOKEN or --token-file instead\n',
+    );
+    return args.token;
+  }
+  return process.env.FRONTIER_BOT_TOKEN || process.env.FRONTIER_SEAT_TOKEN || '';
 }
 
 // mulberry32: a tiny seeded generator, so a bot's choices are reproducible from its seed.

@@ -61,10 +61,9 @@ def test_bot_against_no_server_fails_cleanly(
     """An unreachable server is retried a bounded number of times, then exit 1, no trace."""
     monkeypatch.setattr(sdk, "MAX_RECONNECTS", 2)
     monkeypatch.setattr(sdk, "RECONNECT_WAIT_S", 0.01)
+    monkeypatch.setenv("FRONTIER_BOT_TOKEN", "t")
     code, _, err = _run(
-        capsys,
-        *("bot", "--url", "127.0.0.1:1", "--match", "0" * 32, "--seat", "A1"),
-        *("--token", "t"),
+        capsys, *("bot", "--url", "127.0.0.1:1", "--match", "0" * 32, "--seat", "A1")
     )
     assert code == 1
     assert "gave up" in err and "Traceback" not in err

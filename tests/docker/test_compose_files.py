@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 import yaml
 
 from .support import FRONTIER_VERSION, HOSTNET_PORTS, NATS_VERSION, ROOT
@@ -133,3 +134,63 @@ def test_with_host_networking_every_process_has_its_own_metrics_port() -> None:
     assert len(ports) == 8
     assert len(set(ports.values())) == 8
     assert not set(ports.values()) & set(HOSTNET_PORTS.values())
+
+
+COMPOSE_FILES = [
+    "docker-compose.yml",
+    *sorted(f"deploy/{p.name}" for p in (ROOT / "deploy").glob("docker-compose*.yml")),
+]
+LOOPBACK = {"127.0.0.1", "::1", "[::1]", "localhost"}
+BIND_DEFAULT = re.compile(r"^\$\{FRONTIER_BIND_ADDRESS:-(?P<default>[^}]+)\}$")
+
+
+def _published_host_address(port: object) -> str:
+    """The host address a ``ports:`` entry publishes on, with ``${VAR:-default}`` read as
+    its default (what ``docker compose up`` uses when the variable is unset); "" = every
+    interface."""
+    if isinstance(port, dict):  # the long syntax
+        return str(port.get("host_ip", ""))
+    text = str(port)
+    if text.startswith("${"):  # "${FRONTIER_BIND_ADDRESS:-127.0.0.1}:8080:8080"
+        variable, _, rest = text.partition("}:")
+        found = BIND_DEFAULT.match(variable + "}")
+        assert found is not None, f"{text}: only FRONTIER_BIND_ADDRESS chooses the interface"
+        return found.group("default") if rest.count(":") == 1 else ""
+    parts = text.rsplit(":", 2)
+    return parts[0] if len(parts) == 3 else ""  # "8080:8080" has no address: every interface
+
+
+@pytest.mark.parametrize("path", COMPOSE_FILES)
+def test_every_published_port_is_bound_to_loopback_by_default(path: str) -> None:
+    """The stack speaks plaintext gRPC and HTTP: nothing listens beyond the machine unless
+    the operator asks for it (FRONTIER_BIND_ADDRESS).  With host networking there is nothing
+    to publish, and each process itself must listen on loopback."""
+    services = _compose(path)["services"]
+    published = 0
+    for name, spec in services.items():
+        for port in spec.get("ports") or []:
+            published += 1
+            assert _published_host_address(port) in LOOPBACK, (path, name, port)
+        if spec.get("network_mode") == "host":
+            env = spec.get("environment") or {}
+            for key in ("FRONTIER_HOST", "NATS_HOST"):
+                assert env.get(key, "127.0.0.1") in LOOPBACK, (path, name, key)
+    if path == "docker-compose.yml":
+        assert published == 5  # two orchestrators, the gateway, NATS and its monitoring
+
+
+@pytest.mark.parametrize(
+    ("port", "address"),
+    [
+        ("8080:8080", ""),
+        ("0.0.0.0:8080:8080", "0.0.0.0"),
+        ("127.0.0.1:4222:4222", "127.0.0.1"),
+        ("${FRONTIER_BIND_ADDRESS:-127.0.0.1}:8080:8080", "127.0.0.1"),
+        ("${FRONTIER_BIND_ADDRESS:-0.0.0.0}:8080:8080", "0.0.0.0"),
+        ({"target": 8080, "published": 8080}, ""),
+        ({"target": 8080, "published": 8080, "host_ip": "127.0.0.1"}, "127.0.0.1"),
+    ],
+)
+def test_the_port_reader_sees_an_unbound_port(port: object, address: str) -> None:
+    """The check above would catch the ports of old: the forms compose accepts, read right."""
+    assert _published_host_address(port) == address

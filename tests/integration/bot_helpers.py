@@ -61,7 +61,7 @@ def bot_processes(
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
-            env={**os.environ, "FRONTIER_SEAT_TOKEN": token},
+            env={**os.environ, "FRONTIER_BOT_TOKEN": token},
         )
         for seat, token in match.tokens.items()
     }

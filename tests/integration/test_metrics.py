@@ -19,6 +19,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from frontier.ops.stack import DOMAINS, Stack, StackConfig
 from frontier.play.remote_match import play_remote
+from frontier.runtime.errors import reason_in
 from frontier.v1 import match_pb2, match_pb2_grpc
 
 pytestmark = pytest.mark.integration
@@ -113,6 +114,8 @@ def test_a_refused_command_shows_its_code(stack: Stack) -> None:
                 )
             )
         code = refused.value.code().name
+        reason = reason_in(refused.value.trailing_metadata())
+        assert reason  # what the client branches on
         after = scrape(stack, "orchestrator")
         method = "/frontier.v1.MatchService/SubmitCommand"
         count = "frontier_rpc_duration_seconds_count"
@@ -121,6 +124,10 @@ def test_a_refused_command_shows_its_code(stack: Stack) -> None:
             - total(before, count, method=method, code=code)
             == 1
         )
+        # the error counter says why, with the reason the client read
+        errors = "frontier_rpc_errors_total"
+        labels = {"method": method, "code": code, "reason": reason}
+        assert total(after, errors, **labels) - total(before, errors, **labels) == 1
         # the match waits for its first decision meanwhile
         assert total(after, "frontier_open_decisions") >= 1
         assert total(after, "frontier_matches_active") >= 1

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
@@ -58,12 +59,13 @@ def _node_bot(
     return subprocess.Popen(
         [
             *(node, str(NODE_BOT / "bot.js"), "--url", address, "--match", match_id),
-            *("--seat", seat.value, "--token", token, "--seed", str(seed)),
+            *("--seat", seat.value, "--seed", str(seed)),
             *("--policy", policy),
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env={**os.environ, "FRONTIER_BOT_TOKEN": token},  # never on the command line
     )
 
 

@@ -7,7 +7,7 @@
     frontier bench stack [--matches N] [--think-ms T] [--json]
     frontier bench wire|publish|domain-calls|memory|search ...
     frontier stack up|play ...
-    frontier bot --url HOST:PORT --match ID --seat A1 --token T [--kind random|greedy]
+    frontier bot --url HOST:PORT --match ID --seat A1 [--token-file F] [--kind random|greedy]
     frontier tournament [--matches N] [--lineup L ...] [--bots greedy,random] [--json]
 
 Commands, flags and JSON keys are a public interface (scripts and CI parse them).  Each

@@ -5,7 +5,10 @@ Every service serves ``/metrics`` on ``FRONTIER_METRICS_PORT`` (a default per se
 scrape never waits for the event loop.  What each process exports:
 
 * every service: ``frontier_rpc_duration_seconds{method,code}`` (a histogram per RPC, from
-  a gRPC server interceptor; its ``_count`` is the calls by result code);
+  a gRPC server interceptor; its ``_count`` is the calls by result code) and
+  ``frontier_rpc_errors_total{method,code,reason}`` (the calls that failed, by the
+  machine-readable reason their status carries: the code says who should act, the reason
+  why; both label sets are bounded, by the methods served and the ``ErrorReason`` enum);
 * the orchestrator: ``frontier_commands_total{kind,result,answered_by}`` (each command that
   reaches the commit path, whoever answered it; requests refused before it -- a bad token, a
   stale version -- show in the RPC histogram's codes), ``frontier_matches_hosted``,
@@ -39,7 +42,7 @@ from prometheus_client.registry import Collector
 from frontier.engine import to_act
 from frontier.v1 import events_pb2
 
-from .errors import status_for
+from .errors import classify, reason_in, status_for
 
 # gRPC calls take from well under a millisecond (a domain call) to seconds (a queue)
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5)
@@ -49,6 +52,11 @@ RPC_SECONDS = Histogram(
     "gRPC calls served, by full method name and status code",
     ["method", "code"],
     buckets=LATENCY_BUCKETS,
+)
+RPC_ERRORS = Counter(
+    "frontier_rpc_errors_total",
+    "gRPC calls served that failed, by full method name, status code and ErrorInfo reason",
+    ["method", "code", "reason"],
 )
 COMMANDS = Counter(
     "frontier_commands_total",
@@ -179,6 +187,26 @@ class _Recorded:
     def __exit__(self, kind: object, failure: BaseException | None, tb: object) -> None:
         code = _code_of(self.context, failure)
         _rpc_child(self.method, code).observe(time.perf_counter() - self.started)
+        if code != "OK":
+            _error_child(self.method, code, _reason_of(self.context, failure, code)).inc()
+
+
+_error_child = functools.cache(RPC_ERRORS.labels)
+
+
+def _reason_of(context: Any, failure: BaseException | None, code: str) -> str:
+    """The reason a failed call's status carries (what the client reads in its ErrorInfo):
+    from the trailer an abort set, else what an escaping exception maps to, else the code's
+    name (a status set without a reason, a client that went away)."""
+    trailer = getattr(context, "trailing_metadata", None)  # none on some test doubles
+    reason = reason_in(trailer()) if trailer is not None else ""
+    if reason:
+        return reason
+    if failure is not None and not isinstance(
+        failure, (grpc.aio.AbortError, asyncio.CancelledError, GeneratorExit)
+    ):
+        return classify(failure)[2]
+    return code
 
 
 def _timed_unary(method: str, behavior: Callable[..., Any]) -> Callable[..., Any]:

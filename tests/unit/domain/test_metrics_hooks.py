@@ -15,6 +15,7 @@ from prometheus_client import REGISTRY
 
 from frontier.domain.projection import Projections
 from frontier.runtime.bus import Bus
+from frontier.runtime.errors import abort, not_found, reason_in
 from frontier.runtime.metrics import RpcMetrics, serve_metrics
 from tests.unit.domain.test_projection_lifecycle import MemoryBus, _play
 
@@ -59,6 +60,7 @@ async def test_the_interceptor_times_calls_with_their_status_code(kind: str) -> 
     # a unary call ends OK or NOT_FOUND; the stream is cancelled by its client
     ended = ("OK", "NOT_FOUND") if kind == "unary" else ("OK", "CANCELLED")
     ok_before, other_before = (_observations(method, code) for code in ended)
+    errors_before = _errors(method, ended[1], ended[1])
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
             stub = health_pb2_grpc.HealthStub(channel)
@@ -79,6 +81,55 @@ async def test_the_interceptor_times_calls_with_their_status_code(kind: str) -> 
     ok = _observations(method, ended[0]) - ok_before
     other = _observations(method, ended[1]) - other_before
     assert (ok, other) == ((1, 1) if kind == "unary" else (0, 1))
+    # a status without an ErrorInfo (grpc-health's own, a client that went away) counts as
+    # an error whose reason is its code's name
+    assert _errors(method, ended[1], ended[1]) - errors_before == 1
+
+
+def _errors(method: str, code: str, reason: str) -> float:
+    labels = {"method": method, "code": code, "reason": reason}
+    return REGISTRY.get_sample_value("frontier_rpc_errors_total", labels) or 0.0
+
+
+async def _refuse(request: bytes, context: grpc.aio.ServicerContext[bytes, bytes]) -> bytes:
+    """Aborts with a Frontier reason in the status, as every service's handlers do."""
+    await abort(context, not_found("m" * 32))
+
+
+async def _crash(request: bytes, context: grpc.aio.ServicerContext[bytes, bytes]) -> bytes:
+    """Lets an exception escape, as a bug would."""
+    raise RuntimeError("a bug")
+
+
+async def _call(channel: grpc.aio.Channel, method: str) -> bytes:
+    """One unary call with an empty request, its bytes passed through untouched."""
+    call: grpc.aio.UnaryUnaryMultiCallable[bytes, bytes] = channel.unary_unary(method)
+    return await call(b"")
+
+
+async def test_a_failed_call_counts_the_reason_its_client_reads() -> None:
+    handlers: dict[str, grpc.RpcMethodHandler[bytes, bytes]] = {
+        "Refuse": grpc.unary_unary_rpc_method_handler(_refuse),
+        "Crash": grpc.unary_unary_rpc_method_handler(_crash),
+    }
+    server = grpc.aio.server(interceptors=[RpcMetrics()])
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("test.T", handlers),))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    refused = ("/test.T/Refuse", "NOT_FOUND", "MATCH_NOT_FOUND")
+    crashed = ("/test.T/Crash", "INTERNAL", "INTERNAL")  # as the histogram codes it
+    before = [_errors(*refused), _errors(*crashed)]
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            with pytest.raises(grpc.aio.AioRpcError) as caught:
+                await _call(channel, "/test.T/Refuse")
+            assert reason_in(caught.value.trailing_metadata()) == "MATCH_NOT_FOUND"
+            with pytest.raises(grpc.aio.AioRpcError):
+                await _call(channel, "/test.T/Crash")
+    finally:
+        await server.stop(None)  # every handler has recorded its call
+    after = [_errors(*refused), _errors(*crashed)]
+    assert [a - b for a, b in zip(after, before, strict=True)] == [1, 1]
 
 
 def test_a_taken_metrics_port_is_logged_and_the_service_runs_on(

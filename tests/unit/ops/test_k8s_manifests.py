@@ -18,6 +18,8 @@ import pytest
 import yaml
 
 from frontier.runtime.settings import DEFAULT_PORTS, OrchestratorSettings
+from frontier.web.app import PAGES, create_app
+from frontier.web.settings import DEFAULT_WEB_PORT, WebSettings
 
 ROOT = Path(__file__).resolve().parents[3]
 K8S = ROOT / "deploy" / "k8s"
@@ -125,7 +127,7 @@ def test_nats_is_a_three_node_jetstream_cluster_and_the_services_use_replicas_3(
 
 def test_each_service_runs_its_module_on_its_default_port_with_grpc_probes() -> None:
     workloads = _workloads()
-    assert set(workloads) == {"nats", "orchestrator", *DOMAINS}
+    assert set(workloads) == {"nats", "orchestrator", "web", *DOMAINS}
     for name in ["orchestrator", *DOMAINS]:
         container = _container(workloads[name])
         module = name.replace("-", "_")
@@ -142,7 +144,8 @@ def test_each_service_runs_its_module_on_its_default_port_with_grpc_probes() -> 
 
 
 def test_the_environment_holds_only_settings_the_processes_read() -> None:
-    known = {f"FRONTIER_{field.upper()}" for field in OrchestratorSettings.model_fields}
+    fields = {*OrchestratorSettings.model_fields, *WebSettings.model_fields}
+    known = {f"FRONTIER_{field.upper()}" for field in fields}
     for name, workload in _workloads().items():
         if name == "nats":
             continue
@@ -195,10 +198,69 @@ def test_every_workload_has_a_disruption_budget_and_services_select_their_pods()
         assert {p["targetPort"] for p in service["spec"]["ports"]} <= named_ports, name
 
 
-def test_there_is_no_web_gateway_yet() -> None:
-    """The issue asks for the web gateway's entry only once it exists; it does not yet."""
-    assert not (ROOT / "services" / "gateway").exists()
-    assert "gateway" not in " ".join(_workloads())
+def _gateway_paths() -> set[str]:
+    """The paths the gateway's app answers (its routes, as served)."""
+    app = create_app("127.0.0.1:1")
+    return {route.path for route in app.routes if hasattr(route, "path")}
+
+
+def test_the_web_gateway_runs_behind_a_service_with_http_probes_on_what_it_serves() -> None:
+    web = _by_kind("Deployment")["web"]
+    assert web["spec"]["replicas"] >= 2
+    container = _container(web)
+    assert container["command"] == ["python", "-m", "services.web"]
+    assert (ROOT / "services" / "web" / "__main__.py").exists()
+    env = _env(container)
+    WebSettings.model_validate(  # the environment is one the gateway starts with
+        {k.removeprefix("FRONTIER_").lower(): v for k, v in env.items()}
+    )
+    assert env["FRONTIER_WEB_PORT"] == str(DEFAULT_WEB_PORT)
+    assert env["FRONTIER_HOST"] == "0.0.0.0"  # reachable from its Service
+    assert (
+        env["FRONTIER_ORCHESTRATOR_URL"] == f"dns:///orchestrator:{DEFAULT_PORTS['orchestrator']}"
+    )
+    assert "orchestrator" in _by_kind("Service")
+    assert [p["containerPort"] for p in container["ports"]] == [DEFAULT_WEB_PORT]
+    served = _gateway_paths()
+    probes = {name: container[name]["httpGet"] for name in PROBES}
+    assert probes["readinessProbe"]["path"] == "/healthz"  # ready while the orchestrator is
+    assert probes["livenessProbe"]["path"] in PAGES  # alive while it answers at all
+    for probe in probes.values():
+        assert probe["path"] in served and probe["port"] == "http"
+    service = _by_kind("Service")["web"]["spec"]
+    assert service.get("clusterIP") != "None"  # one address for the Ingress
+    assert [p["targetPort"] for p in service["ports"]] == ["http"]
+    assert _by_kind("PodDisruptionBudget")["web"]["spec"]["minAvailable"] == 1
+
+
+PROBES = ("startupProbe", "readinessProbe", "livenessProbe")
+
+
+@pytest.mark.parametrize("name", sorted(_workloads()))
+def test_every_workload_has_probes_limits_a_budget_and_a_locked_down_container(name: str) -> None:
+    """What each workload needs to be rolled, drained and restarted safely: all three
+    probes on a port the container declares, requests and limits, a disruption budget that
+    leaves a replica up, and a non-root container that cannot gain privileges."""
+    workload = _workloads()[name]
+    container = _container(workload)
+    declared = {p["name"] for p in container["ports"]} | {
+        p["containerPort"] for p in container["ports"]
+    }
+    for probe in PROBES:
+        spec = container[probe]
+        handlers = [k for k in ("grpc", "httpGet", "tcpSocket", "exec") if k in spec]
+        assert len(handlers) == 1, (name, probe)
+        if handlers[0] != "exec":
+            assert spec[handlers[0]]["port"] in declared, (name, probe)
+    for kind in ("requests", "limits"):
+        assert set(container["resources"][kind]) == {"cpu", "memory"}, name
+    budget = _by_kind("PodDisruptionBudget")[name]["spec"]
+    if "minAvailable" in budget:
+        assert 1 <= budget["minAvailable"] < workload["spec"]["replicas"], name
+    else:
+        assert budget["maxUnavailable"] == 1, name
+    assert workload["spec"]["template"]["spec"]["securityContext"]["runAsNonRoot"] is True
+    assert container["securityContext"]["allowPrivilegeEscalation"] is False, name
 
 
 def _go_bytes(limit: str) -> int:
