@@ -114,6 +114,27 @@ async def _queued_reads(stub: Any, player: Player, turn_token: str, legal_id: st
     return [asyncio.ensure_future(call) for call in calls]
 
 
+async def _watch(stub: Any, match_id: str, from_version: int, seqs: list[int]) -> None:
+    """Follow the match's events into ``seqs`` until the stream ends (an error raises)."""
+    request = match_pb2.WatchEventsRequest(match_id=match_id, from_version=from_version)
+    async for reply in stub.WatchEvents(request):
+        seqs.append(reply.envelope.seq)
+
+
+async def _watch_until(stub: Any, match_id: str, from_version: int, until: int) -> list[int]:
+    """The events after ``from_version`` up to ``until`` (bounded: a stuck watch fails)."""
+    seqs: list[int] = []
+    watching = asyncio.ensure_future(_watch(stub, match_id, from_version, seqs))
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60
+    while not seqs or seqs[-1] < until:
+        assert not watching.done(), watching.exception()
+        assert loop.time() < deadline, f"the watch stopped at {seqs[-1:]}"
+        await asyncio.sleep(0.05)
+    watching.cancel()
+    return seqs
+
+
 def _version(reply: Any, match_id: str) -> int:
     if isinstance(reply, match_pb2.GetViewResponse):
         return int(reply.view.version)
@@ -166,6 +187,11 @@ async def test_a_resumed_owner_answers_nothing_older_than_acknowledged(
         for _ in range(5):  # A created the match, so A owns it and commits these
             await player.step(stub_a)
         paused_at = player.acked
+        watched: list[int] = []
+        watch = asyncio.ensure_future(_watch(stub_a, player.match_id, 0, watched))
+        while not watched or watched[-1] < paused_at:  # the watch is under way on A
+            assert not watch.done(), watch.exception()
+            await asyncio.sleep(0.05)
         two_orchestrators.pause("orchestrator")
         try:
             await player.take_over(stub_b)
@@ -191,3 +217,11 @@ async def test_a_resumed_owner_answers_nothing_older_than_acknowledged(
         results = await asyncio.gather(*again, return_exceptions=True)
         answered += _check_fresh(results, player.match_id, acked)
         assert answered > 0
+        # a watch open on A when it paused is ended once A finds the match gone, not left
+        # waiting for events that now come only from B; watched again, it goes on from B
+        with pytest.raises(grpc.aio.AioRpcError) as ended:
+            await asyncio.wait_for(watch, 60)
+        assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
+        assert watched == list(range(1, paused_at + 1))
+        more = await _watch_until(stub_a, player.match_id, paused_at, acked)
+        assert more[: acked - paused_at] == list(range(paused_at + 1, acked + 1))

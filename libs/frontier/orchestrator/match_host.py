@@ -69,6 +69,7 @@ class MatchHost:
         self._unclaimed: set[str] = set()  # clocked matches whose lease another one held
         self.matches: dict[str, HostedMatch] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self._waking: set[asyncio.Task[None]] = set()  # watchers of dropped matches
         self.draining = False
 
     async def create_match(
@@ -340,6 +341,23 @@ class MatchHost:
         if self.leases is not None:
             self.leases.forget(hosted.match_id)
         hosted.stop_referee()
+        self._wake_watchers(hosted)
+
+    def _wake_watchers(self, hosted: HostedMatch) -> None:
+        """Let the watches of a dropped match see that it is gone (they end UNAVAILABLE and
+        the clients watch again, forwarded to the new owner) instead of waiting for events
+        that now come only elsewhere."""
+
+        async def wake() -> None:
+            async with hosted.changed:
+                hosted.changed.notify_all()
+
+        try:
+            task = asyncio.get_running_loop().create_task(wake())
+        except RuntimeError:  # no loop (dropped at shutdown): nobody is watching
+            return
+        self._waking.add(task)
+        task.add_done_callback(self._waking.discard)
 
     async def drain(self) -> None:
         """Before the grace period: stop the referees (another orchestrator, or this one
