@@ -121,6 +121,14 @@ async def _watch(stub: Any, match_id: str, from_version: int, seqs: list[int]) -
         seqs.append(reply.envelope.seq)
 
 
+async def _turns(stub: Any, player: Player) -> None:
+    """Follow the turn notices of one seat until the stream ends (an error raises)."""
+    token = next(iter(player.tokens.values()))
+    request = match_pb2.WatchTurnsRequest(match_id=player.match_id, seat_token=token)
+    async for _ in stub.WatchTurns(request):
+        pass
+
+
 async def _watch_until(stub: Any, match_id: str, from_version: int, until: int) -> list[int]:
     """The events after ``from_version`` up to ``until`` (bounded: a stuck watch fails)."""
     seqs: list[int] = []
@@ -189,6 +197,7 @@ async def test_a_resumed_owner_answers_nothing_older_than_acknowledged(
         paused_at = player.acked
         watched: list[int] = []
         watch = asyncio.ensure_future(_watch(stub_a, player.match_id, 0, watched))
+        turns = asyncio.ensure_future(_turns(stub_a, player))
         while not watched or watched[-1] < paused_at:  # the watch is under way on A
             assert not watch.done(), watch.exception()
             await asyncio.sleep(0.05)
@@ -217,10 +226,14 @@ async def test_a_resumed_owner_answers_nothing_older_than_acknowledged(
         results = await asyncio.gather(*again, return_exceptions=True)
         answered += _check_fresh(results, player.match_id, acked)
         assert answered > 0
-        # a watch open on A when it paused is ended once A finds the match gone, not left
-        # waiting for events that now come only from B; watched again, it goes on from B
+        # a watch (of events, of turns) open on A when it paused is ended once A finds the
+        # match gone, not left waiting for what now comes only from B; watched again, it
+        # goes on from B
         with pytest.raises(grpc.aio.AioRpcError) as ended:
             await asyncio.wait_for(watch, 60)
+        assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
+        with pytest.raises(grpc.aio.AioRpcError) as ended:
+            await asyncio.wait_for(turns, 60)
         assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
         assert watched == list(range(1, paused_at + 1))
         more = await _watch_until(stub_a, player.match_id, paused_at, acked)
