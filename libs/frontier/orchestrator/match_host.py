@@ -335,7 +335,8 @@ class MatchHost:
         return self.matches.get(hosted.match_id) is hosted
 
     def drop(self, hosted: HostedMatch) -> None:
-        """Forget a match another orchestrator now writes (it is reloaded on next use)."""
+        """Forget a match another orchestrator now writes (it is reloaded on next use), and
+        end the streams that follow it here."""
         if self.matches.get(hosted.match_id) is hosted:
             self.matches.pop(hosted.match_id, None)
         if self.leases is not None:
@@ -344,9 +345,14 @@ class MatchHost:
         self._wake_watchers(hosted)
 
     def _wake_watchers(self, hosted: HostedMatch) -> None:
-        """Let the watches of a dropped match see that it is gone (they end UNAVAILABLE and
-        the clients watch again, forwarded to the new owner) instead of waiting for events
-        that now come only elsewhere."""
+        """Let the watches and bot streams of a dropped match see that it is gone (they end
+        UNAVAILABLE and the clients connect again, forwarded to the new owner) instead of
+        waiting for what now comes only from elsewhere."""
+        for session in list(hosted.sessions.values()):
+            session.close(
+                grpc.StatusCode.UNAVAILABLE,
+                "the match moved to another orchestrator; connect again",
+            )
 
         async def wake() -> None:
             async with hosted.changed:

@@ -15,12 +15,14 @@ import pytest
 from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 
-from frontier.engine import initial_state, make_config
+from frontier.engine import Seat, initial_state, make_config
+from frontier.engine.model import Command
 from frontier.orchestrator.hosted_match import HostedMatch, NotOwner
 from frontier.orchestrator.leases import SAFETY, Leases
 from frontier.orchestrator.match_host import MatchHost
 from frontier.runtime.bus import Bus
 from frontier.runtime.errors import ServiceError
+from frontier.v1 import events_pb2
 
 TTL = 3.0
 MATCH = "a" * 32
@@ -218,16 +220,36 @@ def _host(leases: Leases) -> tuple[MatchHost, HostedMatch]:
     return host, hosted
 
 
+class _Session:
+    """A bot stream attached to a seat: remembers how it was ended."""
+
+    def __init__(self) -> None:
+        self.closed: tuple[grpc.StatusCode, str] | None = None
+
+    def on_commit(self, seat: Seat, command: Command, record: events_pb2.DecisionRecord) -> None:
+        pass
+
+    def poke(self) -> None:
+        pass
+
+    def close(self, code: grpc.StatusCode, reason: str) -> None:
+        self.closed = (code, reason)
+
+
 async def test_a_paused_owner_forwards_to_the_new_owner_instead_of_answering() -> None:
     _, clock, a, b = _owners()
     await a.acquire(MATCH)
-    host, _ = _host(a)
+    host, hosted = _host(a)
+    session = _Session()
+    hosted.attach(hosted.state.order[0], session)
     clock.advance(TTL * 2)
     await b.acquire(MATCH)
     with pytest.raises(NotOwner) as raised:
         await host.get(MATCH)
     assert raised.value.address == "b:1"
     assert MATCH not in host.matches and MATCH not in a.held
+    # its bot stream ends, so the bot connects again and is forwarded to the new owner
+    assert session.closed is not None and session.closed[0] is grpc.StatusCode.UNAVAILABLE
 
 
 async def test_a_paused_owner_still_holding_the_lease_answers_after_confirming() -> None:
