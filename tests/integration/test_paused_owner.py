@@ -26,7 +26,7 @@ from .client import MIRROR
 pytestmark = pytest.mark.integration
 
 TTL_S = 1.5
-QUEUED_VIEWS = 12  # reads queued at the paused owner, besides the other kinds
+QUEUED_VIEWS = 24  # reads queued at the paused owner, besides the other kinds
 
 
 @pytest.fixture
