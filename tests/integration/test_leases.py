@@ -22,8 +22,9 @@ pytestmark = pytest.mark.integration
 
 
 class Clock:
-    """Unix time that moves only when the test says so: a lease expires because the test
-    moved past its expiry, not because the test slept long enough."""
+    """Time that moves only when the test says so (unix time and the orchestrators'
+    monotonic clock alike): a lease expires because the test moved past its expiry, not
+    because the test slept long enough."""
 
     def __init__(self) -> None:
         self.now = 1_000_000.0
@@ -41,8 +42,8 @@ async def _two_owners(url: str) -> tuple[NatsClient, KeyValue, Clock, Leases, Le
     nc = await nats.connect(url)
     kv = await nc.jetstream().create_key_value(bucket=LEASES_BUCKET, history=1)
     clock = Clock()
-    a = Leases(kv, "orch-a", "127.0.0.1:1", ttl_s=0.6, clock=clock)
-    b = Leases(kv, "orch-b", "127.0.0.1:2", ttl_s=0.6, clock=clock)
+    a = Leases(kv, "orch-a", "127.0.0.1:1", ttl_s=0.6, clock=clock, monotonic=clock)
+    b = Leases(kv, "orch-b", "127.0.0.1:2", ttl_s=0.6, clock=clock, monotonic=clock)
     return nc, kv, clock, a, b
 
 

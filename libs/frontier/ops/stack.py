@@ -317,6 +317,16 @@ class Stack:
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
 
+    def pause(self, name: str) -> None:
+        """SIGSTOP one process (failure tests): it keeps its sockets and its memory, and
+        answers nothing until :meth:`resume`, as after a long GC pause or a frozen VM."""
+        os.killpg(self.procs[name].pid, signal.SIGSTOP)
+
+    def resume(self, name: str) -> None:
+        """SIGCONT a process :meth:`pause` stopped."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.procs[name].pid, signal.SIGCONT)
+
     def restart(self, name: str, timeout: float = 30.0) -> None:
         if name == "nats":
             self.start_nats(timeout)
@@ -337,6 +347,7 @@ class Stack:
                 if proc is not None and proc.poll() is None:
                     with contextlib.suppress(ProcessLookupError):
                         os.killpg(proc.pid, signal.SIGTERM)
+                        os.killpg(proc.pid, signal.SIGCONT)  # a paused one must see it
             for name in wave:
                 proc = self.procs.pop(name, None)
                 if proc is not None:

@@ -167,7 +167,12 @@ class Orchestrator:
         hosted = await self.get(match_id)
         viewer = self.viewer_for(hosted, token)
         async for item in history.watch(
-            self.bus, hosted, viewer, from_version, lambda: self.draining
+            self.bus,
+            hosted,
+            viewer,
+            from_version,
+            lambda: self.draining,
+            lambda: not self.host.is_hosted(hosted),
         ):
             yield item
 

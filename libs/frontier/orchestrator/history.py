@@ -90,14 +90,17 @@ async def watch(
     viewer: Seat | None,
     from_version: int,
     draining: Callable[[], bool],
+    moved: Callable[[], bool] = lambda: False,
 ) -> AsyncIterator[tuple[int, Event, events_pb2.DecisionRecord | None]]:
     """Events with seq > from_version as ``viewer`` may see them, then live ones; the
     first event of each batch comes with the batch's decision record (as the viewer may
-    see it).  Ends when the match is over; UNAVAILABLE once the server drains."""
+    see it).  Ends when the match is over; UNAVAILABLE once the server drains, and once
+    ``moved`` (another orchestrator took the match over: no more events come here, and a
+    new watch is forwarded to the new owner)."""
     sent = max(from_version, 0)
 
     def newer() -> bool:
-        return hosted.state.version > sent or draining()
+        return hosted.state.version > sent or draining() or moved()
 
     while True:
         version = hosted.state.version
@@ -118,6 +121,11 @@ async def watch(
             raise ServiceError(
                 grpc.StatusCode.UNAVAILABLE,
                 f"the server is shutting down; watch again from version {sent}",
+            )
+        if moved():
+            raise ServiceError(
+                grpc.StatusCode.UNAVAILABLE,
+                f"the match moved to another orchestrator; watch again from version {sent}",
             )
         async with hosted.changed:
             await hosted.changed.wait_for(newer)

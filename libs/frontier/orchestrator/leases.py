@@ -17,15 +17,25 @@ either its own expiry or its owner's heartbeat is in the future.  So a process r
 its matches with one (fsynced) KV write every third of the lifetime, whatever their number,
 and an idle hosted match costs no CPU at all (a write per match would cost CPU for every
 hosted match, all the time).  When the owner dies, its heartbeat stops, and every one of its
-matches expires at most one lifetime later.  A
-process that could not renew its heartbeat for a whole lifetime (NATS away, a long pause)
-may have lost matches to another one: its next heartbeat checks each lease it held and
-reports the lost ones (:meth:`Leases.heartbeat`), as the per-match renewal did; meanwhile
-JetStream's expected-last-subject-sequence refuses its writes to them anyway.
+matches expires at most one lifetime later.
+
+An owner trusts what it holds in memory only while nobody else can have taken its leases:
+for a lifetime (less a safety margin, :data:`SAFETY`) from the start of its last heartbeat
+write, or of the write that took or confirmed the match's own lease, by its *monotonic*
+clock (:meth:`Leases.trusted`).  Past that (a pause such as SIGSTOP, NATS away, a starved
+event loop) another orchestrator may have taken a match over and written to it, and the
+owner's memory may be behind the stream: it answers nothing from memory until
+:meth:`Leases.confirm` has rewritten the match's lease with compare-and-set on the revision
+it holds.  That write succeeds only if nobody took the lease meanwhile, and it also stops a
+takeover already under way (whose compare-and-set then fails), so a confirmed match is again
+safe for a lifetime.  The next heartbeat after such a gap confirms every lease it holds the
+same way and reports the lost ones (:meth:`Leases.heartbeat`); meanwhile JetStream's
+expected-last-subject-sequence refuses a stale owner's writes anyway.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import time
@@ -50,6 +60,11 @@ class Lease:
         return self.expires > now
 
 
+# The share of a lifetime an owner keeps in hand before it stops trusting its leases: room
+# for clock drift between hosts (expiries are compared on other hosts' clocks) and for the
+# time a heartbeat write takes to land.
+SAFETY = 0.2
+
 OWNER_PREFIX = "owner."  # heartbeat keys; match ids are 32 hex digits, so never clash
 
 
@@ -65,16 +80,40 @@ class Leases:
         address: str,
         ttl_s: float,
         clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         """``clock``: unix time now (expiries are stored as unix times, compared across
-        processes); a test passes its own to move time without waiting."""
+        processes); ``monotonic``: this process's own clock, which says how long ago a
+        lease was last made safe (a wall-clock step must not make a stale owner trust its
+        memory).  A test passes its own of each to move time without waiting."""
         self.kv = kv
         self.owner = owner
         self.address = address
         self.ttl_s = ttl_s
         self.held: dict[str, int] = {}  # match id -> revision of our lease entry
-        self._beat_ok = 0.0  # when our heartbeat was last stored (unix time; 0: never)
         self._clock = clock
+        self._monotonic = monotonic
+        # monotonic start of the last heartbeat write that kept every held lease safe
+        # (-inf: none yet, so the first heartbeat confirms each lease)
+        self._renewed = float("-inf")
+        # match id -> monotonic start of the write that last took or confirmed its lease
+        self._confirmed: dict[str, float] = {}
+        self._confirming: dict[str, asyncio.Future[bool]] = {}
+
+    @property
+    def trust_s(self) -> float:
+        """How long after a write started its lease is trusted: a lifetime less SAFETY."""
+        return self.ttl_s * (1 - SAFETY)
+
+    def trusted(self, match_id: str) -> bool:
+        """Whether nobody else can have taken ``match_id``'s lease since we last made it
+        safe, so what we hold of the match in memory is the whole truth.  False for a match
+        we do not hold, and once a heartbeat is overdue (see the module docstring): then
+        :meth:`confirm` before answering anything about the match."""
+        if match_id not in self.held:
+            return False
+        since = max(self._renewed, self._confirmed.get(match_id, float("-inf")))
+        return self._monotonic() - since < self.trust_s
 
     def _value(self, now: float) -> bytes:
         record = {"owner": self.owner, "address": self.address, "expires": now + self.ttl_s}
@@ -94,25 +133,72 @@ class Leases:
         """Renew every lease we hold at once (one KV write); returns the matches found lost.
 
         Nothing is written while we hold nothing (a lease just taken carries its own expiry,
-        which outlives the next heartbeat).  After a gap longer than a lifetime, another
-        orchestrator may have taken some of our matches over: each is checked then.  The
-        first heartbeat counts as such a gap (nothing renewed the leases before it, so a
-        stall after the first acquire may have cost one)."""
+        which outlives the next heartbeat).  After a gap as long as the trusted part of a
+        lifetime, another orchestrator may have taken some of our matches over: each not
+        taken or confirmed since is confirmed (:meth:`confirm`) before the leases count as
+        renewed again, so a failure midway leaves the next heartbeat confirming them all
+        again.  The first heartbeat
+        counts as such a gap (nothing renewed the leases before it, so a stall after the
+        first acquire may have cost one)."""
         if not self.held:
             return []
-        now = self._clock()
-        stale = now - self._beat_ok >= self.ttl_s
-        await self.kv.put(heartbeat_key(self.owner), self._value(now))
-        self._beat_ok = now
-        if not stale:
-            return []
+        started = self._monotonic()
+        await self.kv.put(heartbeat_key(self.owner), self._value(self._clock()))
+        # measured once the write landed: a write that took long may land after the last
+        # heartbeat expired, and somebody may have taken a lease over in that window
+        gap = self._monotonic() - self._renewed >= self.trust_s
         lost = []
-        for match_id in list(self.held):
-            current = await self.get(match_id)
-            if current is None or current.owner != self.owner:
-                self.held.pop(match_id, None)
-                lost.append(match_id)
+        if gap:
+            for match_id in list(self.held):
+                # one taken or confirmed within the trusted time is safe by its own expiry
+                since = self._confirmed.get(match_id, float("-inf"))
+                if self._monotonic() - since >= self.trust_s and not await self.confirm(match_id):
+                    lost.append(match_id)
+        self._renewed = started
         return lost
+
+    async def confirm(self, match_id: str) -> bool:
+        """Make sure ``match_id``'s lease is still ours: rewrite it (a fresh expiry) with
+        compare-and-set on the revision we hold.  True: nobody took it, and nobody can for
+        a lifetime; False: it was taken (or released) meanwhile, and we no longer hold it.
+        Concurrent callers share one write (a second compare-and-set on the same revision
+        would fail and read as a loss).  NATS failures propagate: nothing is known then."""
+        pending = self._confirming.get(match_id)
+        if pending is None:
+            pending = asyncio.ensure_future(self._rewrite(match_id))
+            self._confirming[match_id] = pending
+            pending.add_done_callback(lambda done: self._confirmed_done(match_id, done))
+        return await asyncio.shield(pending)
+
+    def _confirmed_done(self, match_id: str, done: asyncio.Future[bool]) -> None:
+        if self._confirming.get(match_id) is done:
+            del self._confirming[match_id]
+        if not done.cancelled():
+            done.exception()  # retrieved: every caller may have given up waiting
+
+    async def _rewrite(self, match_id: str) -> bool:
+        revision = self.held.get(match_id)
+        if revision is None:
+            return False
+        started = self._monotonic()
+        try:
+            new = await self.kv.update(match_id, self._value(self._clock()), last=revision)
+        except Exception as exc:
+            if not _lost_race(exc):
+                raise
+            if self.held.get(match_id) == revision:
+                self.forget(match_id)
+            return False
+        if self.held.get(match_id) != revision:  # released meanwhile: it lapses by itself
+            return False
+        self.held[match_id] = new
+        self._confirmed[match_id] = started
+        return True
+
+    def forget(self, match_id: str) -> None:
+        """Stop holding ``match_id`` (dropped: another orchestrator writes it now)."""
+        self.held.pop(match_id, None)
+        self._confirmed.pop(match_id, None)
 
     async def get(self, match_id: str) -> Lease | None:
         try:
@@ -139,6 +225,7 @@ class Leases:
         create fails as a lost race would, and the holder's lease is read and returned).
         """
         now = self._clock()
+        started = self._monotonic()  # the lease written below is safe from here on
         current = None if new else await self.get(match_id)
         try:
             if current is None:
@@ -156,6 +243,7 @@ class Leases:
                 raise
             return await self.get(match_id)  # somebody else won the race
         self.held[match_id] = revision
+        self._confirmed[match_id] = started
         if current is not None and current.owner != self.owner:
             LEASE_TAKEOVERS.inc()
         return Lease(match_id, self.owner, self.address, now + self.ttl_s, revision)
@@ -166,7 +254,8 @@ class Leases:
         return lease.address == self.address
 
     async def release(self, match_id: str) -> None:
-        revision = self.held.pop(match_id, None)
+        revision = self.held.get(match_id)
+        self.forget(match_id)
         if revision is not None:
             try:
                 await self.kv.delete(match_id, last=revision)

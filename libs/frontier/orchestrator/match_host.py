@@ -24,7 +24,7 @@ import grpc
 
 from frontier.engine import Seat, initial_state, make_config
 from frontier.runtime.bus import Bus
-from frontier.runtime.errors import ServiceError, not_found
+from frontier.runtime.errors import NATS_UNREACHABLE, ServiceError, not_found
 from frontier.store.matches import load_match, token_hash
 from frontier.store.seats import SEAT_BOT, SEAT_HELD, SEAT_OPEN, SeatArrangement
 
@@ -69,6 +69,7 @@ class MatchHost:
         self._unclaimed: set[str] = set()  # clocked matches whose lease another one held
         self.matches: dict[str, HostedMatch] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self._waking: set[asyncio.Task[None]] = set()  # watchers of dropped matches
         self.draining = False
 
     async def create_match(
@@ -150,7 +151,15 @@ class MatchHost:
         return CreatedMatch(match_id, tokens, invites, host_token)
 
     async def get(self, match_id: str) -> HostedMatch:
+        """The hosted match, loaded (and its lease taken) on first use; NotOwner when a live
+        orchestrator elsewhere holds it.  One held in memory is handed out only while its
+        lease is trusted (:meth:`.leases.Leases.trusted`); after a pause past the lease's
+        lifetime it is confirmed first, and one lost meanwhile is dropped and asked for
+        afresh, so no answer comes from a memory another writer has moved past."""
         hosted = self.matches.get(match_id)
+        if hosted is not None and not self._trusted(match_id):
+            await self._revalidate(hosted)
+            hosted = self.matches.get(match_id)
         if hosted is not None:
             hosted.touch()
             return hosted
@@ -176,6 +185,28 @@ class MatchHost:
                 self.matches[match_id] = hosted
                 self.on_hosted(hosted)
         return hosted
+
+    def _trusted(self, match_id: str) -> bool:
+        """Whether nobody else can have written ``match_id`` since we last knew its lease
+        ours (always, without leases: then every match is ours)."""
+        return self.leases is None or self.leases.trusted(match_id)
+
+    async def _revalidate(self, hosted: HostedMatch) -> None:
+        """Confirm that ``hosted``'s lease is still ours (one compare-and-set), or drop the
+        match; UNAVAILABLE when NATS cannot tell: an answer from memory might be stale."""
+        assert self.leases is not None  # every match is trusted without leases
+        try:
+            ours = await self.leases.confirm(hosted.match_id)
+        except NATS_UNREACHABLE as exc:
+            raise ServiceError(
+                grpc.StatusCode.UNAVAILABLE,
+                "this orchestrator could not renew its lease on the match in time and NATS "
+                "did not confirm it since: retry",
+                "SERVER_UNAVAILABLE",
+            ) from exc
+        if not ours:
+            log.warning("lost the lease of %s while not renewing it; dropping it", hosted.match_id)
+            self.drop(hosted)
 
     async def _own(self, match_id: str) -> None:
         """Take the match's lease, or raise NotOwner naming the live orchestrator holding it."""
@@ -242,7 +273,8 @@ class MatchHost:
     ) -> tuple[list[MatchSummary], str]:
         """One page of the registered matches with ``status`` (0: any), by id after
         ``after``, and the id to continue after ("" on the last page).  Ones hosted
-        elsewhere are read from NATS, not taken."""
+        elsewhere, and ours whose lease is not trusted just now, are read from NATS, not
+        taken."""
         size = min(page_size or PAGE_SIZE, MAX_PAGE_SIZE)
         ids = sorted(i for i in set(await self.bus.match_ids()) | set(self.matches) if i > after)
         out: list[MatchSummary] = []
@@ -250,7 +282,7 @@ class MatchHost:
             if len(out) == size:
                 return out, ids[n - 1]
             hosted = self.matches.get(match_id)
-            if hosted is not None:
+            if hosted is not None and self._trusted(match_id):
                 summary = MatchSummary.of(
                     match_id,
                     hosted.config.lineup,
@@ -303,12 +335,35 @@ class MatchHost:
         return self.matches.get(hosted.match_id) is hosted
 
     def drop(self, hosted: HostedMatch) -> None:
-        """Forget a match another orchestrator now writes (it is reloaded on next use)."""
+        """Forget a match another orchestrator now writes (it is reloaded on next use), and
+        end the streams that follow it here."""
         if self.matches.get(hosted.match_id) is hosted:
             self.matches.pop(hosted.match_id, None)
         if self.leases is not None:
-            self.leases.held.pop(hosted.match_id, None)
+            self.leases.forget(hosted.match_id)
         hosted.stop_referee()
+        self._wake_watchers(hosted)
+
+    def _wake_watchers(self, hosted: HostedMatch) -> None:
+        """Let the watches and bot streams of a dropped match see that it is gone (they end
+        UNAVAILABLE and the clients connect again, forwarded to the new owner) instead of
+        waiting for what now comes only from elsewhere."""
+        for session in list(hosted.sessions.values()):
+            session.close(
+                grpc.StatusCode.UNAVAILABLE,
+                "the match moved to another orchestrator; connect again",
+            )
+
+        async def wake() -> None:
+            async with hosted.changed:
+                hosted.changed.notify_all()
+
+        try:
+            task = asyncio.get_running_loop().create_task(wake())
+        except RuntimeError:  # no loop (dropped at shutdown): nobody is watching
+            return
+        self._waking.add(task)
+        task.add_done_callback(self._waking.discard)
 
     async def drain(self) -> None:
         """Before the grace period: stop the referees (another orchestrator, or this one

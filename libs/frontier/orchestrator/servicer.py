@@ -375,7 +375,12 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
                     yield reply
                 return
             seat = self.core.seat_for(hosted, request.seat_token)
-            async for turn in watch_turns(hosted, seat, lambda: self.core.draining):
+            async for turn in watch_turns(
+                hosted,
+                seat,
+                lambda: self.core.draining,
+                lambda: not self.core.host.is_hosted(hosted),
+            ):
                 yield turn
         except Exception as exc:
             await abort(context, exc)

@@ -42,9 +42,14 @@ def notice(hosted: HostedMatch, seat: Seat, decision_id: str) -> match_pb2.Watch
 
 
 async def watch_turns(
-    hosted: HostedMatch, seat: Seat, draining: Callable[[], bool]
+    hosted: HostedMatch,
+    seat: Seat,
+    draining: Callable[[], bool],
+    gone: Callable[[], bool] = lambda: False,
 ) -> AsyncIterator[match_pb2.WatchTurnsResponse]:
-    """One notice per decision the match opens for ``seat``, then a last one at the end."""
+    """One notice per decision the match opens for ``seat``, then a last one at the end;
+    UNAVAILABLE once the server drains or the match is ``gone`` (another orchestrator took
+    it over: a new watch is forwarded there)."""
     sent: str | None = None
     while True:
         if hosted.ended:
@@ -54,6 +59,10 @@ async def watch_turns(
             return
         if draining():
             raise ServiceError(grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
+        if gone():
+            raise ServiceError(
+                grpc.StatusCode.UNAVAILABLE, "the match moved to another orchestrator; watch again"
+            )
         decision = open_decision(hosted, seat)
         if decision is not None and decision != sent:
             sent = decision
@@ -62,7 +71,7 @@ async def watch_turns(
         version = hosted.state.version
 
         def moved(version: int = version) -> bool:
-            return hosted.state.version != version or hosted.ended or draining()
+            return hosted.state.version != version or hosted.ended or draining() or gone()
 
         async with hosted.changed:
             with contextlib.suppress(TimeoutError):
