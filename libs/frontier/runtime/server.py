@@ -100,8 +100,8 @@ async def serve(
         ready.set()
     await stop_event.wait()
     log.info("%s draining", name)
-    for svc in ["", *service_names]:
-        await health_servicer.set(svc, health_pb2.HealthCheckResponse.NOT_SERVING)
+    # every status, ours and any ``on_serving`` set, NOT_SERVING for good (later sets ignored)
+    await health_servicer.enter_graceful_shutdown()
     if on_drain is not None:
         await on_drain()
     await server.stop(settings.grace_s)
