@@ -19,12 +19,12 @@ import contextlib
 import os
 import signal
 import subprocess
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
+import nats
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
@@ -35,7 +35,7 @@ from frontier.runtime.errors import reason_in
 from frontier.v1 import match_pb2, match_pb2_grpc
 from frontier.wire.convert import enum_from_proto
 
-from .bot_helpers import wait_until
+from .bot_helpers import wait_for, wait_until
 from .client import MIRROR, Match
 from .stream_check import stored_batches
 from .test_metrics import scrape, total
@@ -121,14 +121,27 @@ def _try_step(match: Match, acknowledged: list[str]) -> grpc.RpcError | None:
     return None
 
 
-def _reload_jetstream(stack: Stack) -> None:
+async def _reload_jetstream(stack: Stack) -> None:
     """The runbook's step: JetStream disabled, then enabled, by two configuration reloads."""
     conf = stack.config.workdir / "nats.conf"
     enabled = conf.read_text()
     pid = stack.procs["nats"].pid
     conf.write_text(enabled.replace("jetstream {", "jetstream {\n  enabled: false", 1))
     os.kill(pid, signal.SIGHUP)
-    time.sleep(1.0)  # nats-server applies a reload in its own time; this one has no event
+    nc = await nats.connect(stack.config.nats_url)
+    try:
+        js = nc.jetstream(timeout=2)
+
+        async def disabled() -> bool:
+            try:
+                await js.account_info()
+            except Exception:  # no responders, or "JetStream not enabled"
+                return True
+            return False
+
+        await wait_for(disabled)
+    finally:
+        await nc.close()
     conf.write_text(enabled)
     os.kill(pid, signal.SIGHUP)
 
@@ -155,6 +168,7 @@ async def test_a_full_store_is_reported_and_the_match_goes_on_once_space_is_free
                 break
         assert failure is not None, "the full store took every command"
         assert failure.code() is grpc.StatusCode.UNAVAILABLE, failure
+        in_flight_at = match.version  # the failed command's publish goes on in the server
 
         # health and metric tell the truth; reads still serve
         wait_until(lambda: _write_health(channel) == Status.NOT_SERVING)
@@ -172,14 +186,18 @@ async def test_a_full_store_is_reported_and_the_match_goes_on_once_space_is_free
 
         # the operator frees space and re-enables JetStream; nothing is restarted
         filler.unlink()
-        _reload_jetstream(stack)
+        await _reload_jetstream(stack)
         wait_until(lambda: _write_health(channel) == Status.SERVING, timeout=60)
         assert total(scrape(stack, "orchestrator"), "frontier_write_path_up") == 1
         assert stack.procs["nats"].pid == nats_pid and stack.procs["nats"].poll() is None
         assert all(stack.alive().values())
 
-        # the match goes on: the command in flight when the store filled settled on its own
-        _sync(match)
+        # the match goes on: the command in flight when the store filled settles on its own
+        def settled() -> bool:
+            _sync(match)
+            return match.version > in_flight_at
+
+        wait_until(settled)
         before = match.version
         assert _try_step(match, acknowledged) is None
         assert match.version > before
