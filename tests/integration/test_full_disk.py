@@ -202,6 +202,10 @@ async def test_a_full_store_is_reported_and_the_match_goes_on_once_space_is_free
         assert _try_step(match, acknowledged) is None
         assert match.version > before
 
+    # one log line per change of state, not one per failed write
+    log = (stack.logs / "orchestrator.log").read_text()
+    assert log.count("write path DOWN") == 1 and log.count("write path UP again") == 1, log
+
     stored = [b.command_id for b in await stored_batches(stack.config.nats_url, match.match_id)]
     missing = [cid for cid in acknowledged if cid not in stored]
     assert not missing, f"acknowledged commands lost: {missing}"

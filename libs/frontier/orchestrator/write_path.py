@@ -146,11 +146,11 @@ class WritePath:
         await self._report()
 
     async def run(self) -> None:
-        """Probe for as long as the server lives (a task of the orchestrator's)."""
+        """Probe for as long as the server lives (a task of the orchestrator's); the first
+        probe runs at once, so that the probe stream exists before the store can fill."""
         if self.probe is None:
             return
         while True:
-            await asyncio.sleep(self.interval_s if self.up else self.down_interval_s)
             try:
                 await self.probe()
             except asyncio.CancelledError:
@@ -159,6 +159,7 @@ class WritePath:
                 await self.failed(exc)
             else:
                 await self.succeeded()
+            await asyncio.sleep(self.interval_s if self.up else self.down_interval_s)
 
     async def _report(self) -> None:
         if self._health is None:
