@@ -66,6 +66,7 @@ from .clients import DomainClients
 from .hosted_match import CommittedBatch, HostedMatch, SubmitResult
 from .legal_cache import Listed
 from .referee import AnsweredBy
+from .write_path import WritePath
 from .writes import Writes
 
 log = logging.getLogger("frontier.orchestrator")
@@ -90,8 +91,10 @@ class CommitPath:
         snapshot_every: int,
         on_conflict: Callable[[HostedMatch], None],
         settle_wait_s: float = 5.0,
+        write_path: WritePath | None = None,
     ) -> None:
         self.bus = bus
+        self.write_path = write_path or WritePath()  # told of each failed publish
         self.clients = clients
         self.snapshot_every = snapshot_every
         self.on_conflict = on_conflict  # another orchestrator wrote the match: forget it
@@ -215,7 +218,9 @@ class CommitPath:
         delay = SETTLE_FIRST_S
         while True:
             try:
-                return await self.bus.publish_batch(batch, hosted.stream_seq)
+                seq = await self.bus.publish_batch(batch, hosted.stream_seq)
+                await self.write_path.succeeded()  # logged once if it was down
+                return seq
             except WriterConflict:
                 self.on_conflict(hosted)
                 raise ServiceError(
@@ -226,6 +231,7 @@ class CommitPath:
                     "WRITER_CONFLICT",
                 ) from None
             except NATS_UNREACHABLE as exc:
+                await self.write_path.failed(exc)
                 log.warning(
                     "match %s: the outcome of publishing the batch after version %d is "
                     "unknown (%s); publishing it again in %.2fs",

@@ -39,6 +39,7 @@ from .hosted_match import HostedMatch, SubmitResult
 from .leases import Leases
 from .match_host import MatchHost
 from .seating import Seating
+from .write_path import WritePath
 
 log = logging.getLogger("frontier.orchestrator")
 
@@ -57,11 +58,17 @@ class Orchestrator:
         idle_timeout_s: float = 0.0,
         max_matches: int = 1000,
         bot_threads: int = DEFAULT_BOT_THREADS,
+        write_path: WritePath | None = None,
     ) -> None:
         self.bus = bus
+        # whether JetStream takes our writes: commands and creations fail fast while not
+        self.write_path = write_path or WritePath()
         self.idle_timeout_s = idle_timeout_s  # 0: matches are never abandoned
         self.host = MatchHost(bus, self._hosted, leases, finished_ttl_s, max_matches)
-        self.commits = CommitPath(bus, clients, snapshot_every, self.host.drop, settle_wait_s)
+        self.host.write_path = self.write_path
+        self.commits = CommitPath(
+            bus, clients, snapshot_every, self.host.drop, settle_wait_s, self.write_path
+        )
         self.decisions = Decisions(
             self.commits, self.host.is_hosted, lambda: self.host.draining, bot_threads
         )
@@ -125,7 +132,9 @@ class Orchestrator:
     ) -> SubmitResult:
         """``seat``'s command (the caller found the match and the token's seat: it reads
         both again for its reply, so they are looked up once per request); see
-        :meth:`.commit.CommitPath.submit`."""
+        :meth:`.commit.CommitPath.submit`.  Refused at once (UNAVAILABLE WRITE_PATH_DOWN)
+        while JetStream takes no writes (see write_path.py)."""
+        self.write_path.check()
         return await self.commits.submit(
             hosted, seat, command_id, expected_version, command, legal_id
         )

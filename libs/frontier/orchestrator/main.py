@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import uuid
 
 import grpc
@@ -21,6 +22,7 @@ from .core import Orchestrator
 from .leases import Leases
 from .peers import Peers
 from .servicer import MatchServicer
+from .write_path import WritePath
 
 SERVICE_NAME = match_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name
 BOT_SERVICE_NAME = bot_pb2.DESCRIPTOR.services_by_name["BotService"].full_name
@@ -45,6 +47,8 @@ async def run(
         settings.advertise_address or f"{settings.host}:{settings.listen_port('orchestrator')}"
     )
     leases = Leases(await bus.leases_bucket(), uuid.uuid4().hex, address, settings.lease_ttl_s)
+    # the probe's subject names this process: one message per orchestrator is kept
+    write_path = WritePath(functools.partial(bus.probe_write, uuid.uuid4().hex))
     core = Orchestrator(
         bus,
         clients,
@@ -55,6 +59,7 @@ async def run(
         idle_timeout_s=settings.idle_timeout_s,
         max_matches=settings.max_matches,
         bot_threads=settings.bot_threads,
+        write_path=write_path,
     )
     unwatch = watch_matches(core.matches)  # the gauges of hosted matches (metrics.py)
     peers = Peers(settings.call_timeout_s, settings)
@@ -68,6 +73,7 @@ async def run(
         resuming.cancel()
         renewing.cancel()
         unloading.cancel()
+        probing.cancel()
         await core.close()
         await peers.close()
         await clients.close()
@@ -77,6 +83,7 @@ async def run(
     resuming = asyncio.ensure_future(core.resume())
     renewing = asyncio.ensure_future(core.keep_leases())
     unloading = asyncio.ensure_future(core.unload_finished())
+    probing = asyncio.ensure_future(write_path.run())
     gc_policy.tune()  # start-up is over: what it built stays
     await serve(
         "orchestrator",
@@ -88,6 +95,7 @@ async def run(
         stop,
         on_drain=core.drain,
         public=True,
+        on_serving=write_path.attach,
     )
 
 

@@ -32,6 +32,7 @@ from .hosted_match import HostedMatch, NotOwner, hosted_from, policies, valid_id
 from .leases import Leases
 from .match_summary import MatchSummary
 from .referee import ClockConfig
+from .write_path import WritePath
 
 log = logging.getLogger("frontier.orchestrator")
 
@@ -71,6 +72,7 @@ class MatchHost:
         self._loading: dict[str, asyncio.Lock] = {}
         self._waking: set[asyncio.Task[None]] = set()  # watchers of dropped matches
         self.draining = False
+        self.write_path = WritePath()  # the orchestrator's own (core.py) replaces it
 
     async def create_match(
         self,
@@ -83,6 +85,7 @@ class MatchHost:
     ) -> CreatedMatch:
         """A new match; ``setup`` says, per seat, ``(mode, bot)`` with mode ``held``
         (also every seat not in it), ``open`` or ``bot`` (see :mod:`frontier.store.seats`)."""
+        self.write_path.check()  # fail fast while JetStream takes no writes
         clock = clock or ClockConfig()
         setup = setup or {}
         values: dict[str, object] = {

@@ -42,6 +42,7 @@ from nats.js.errors import (
     KeyNotFoundError,
     KeyWrongLastSequenceError,
     NoKeysError,
+    NoStreamResponseError,
     NotFoundError,
     ServiceUnavailableError,
 )
@@ -66,6 +67,7 @@ MATCHES_BUCKET = "frontier-matches"
 SNAPSHOTS_BUCKET = "frontier-snapshots"
 LEASES_BUCKET = "frontier-leases"
 STANDING_BUCKET = "frontier-standing"
+PROBE_SUBJECT = "frontier.probe"  # + ".<orchestrator>": the write path's probes
 DUPLICATE_WINDOW_S = 120.0  # how long a retried publish is recognised (JetStream's default)
 # what JetStream answers (or fails to) while it is still starting: a new cluster has no meta
 # leader for a few seconds, and a node just restarted is still catching up
@@ -295,6 +297,32 @@ class Bus(EventStream):
     async def leases_bucket(self) -> KeyValue:
         """The KV bucket of match leases (many orchestrators; see orchestrator/leases.py)."""
         return await self._bucket(LEASES_BUCKET)
+
+    async def probe_write(self, who: str) -> None:
+        """Store one tiny message in the probe stream (``<stream>_PROBE``, created here if
+        missing, one message kept per writer) and wait for its acknowledgement: raises
+        what a batch's publish would while JetStream cannot store (a store disk full, no
+        quorum, JetStream disabled).  Why a stream of its own: a probe in the event stream
+        would reach every follower of it.  It shares the event stream's store, and
+        nats-server refuses writes to every stream of a store that failed to write until
+        JetStream is enabled again, so it answers for the event stream too."""
+        timeout = min(self.timeout_s, 2.0)
+        subject = f"{PROBE_SUBJECT}.{who}"
+        try:
+            await self.js.publish(subject, b"", timeout=timeout)
+        except (nats.errors.NoRespondersError, NoStreamResponseError):
+            # no stream takes the subject (first probe, or the stream was removed): create
+            # it; a JetStream that is down raises here as well
+            await self.js.add_stream(
+                StreamConfig(
+                    name=f"{self.stream}_PROBE",
+                    subjects=[f"{PROBE_SUBJECT}.>"],
+                    storage=StorageType.FILE,
+                    num_replicas=self.replicas,
+                    max_msgs_per_subject=1,
+                )
+            )
+            await self.js.publish(subject, b"", timeout=timeout)
 
     async def put_snapshot(self, match_id: str, blob: bytes) -> None:
         await self.snapshots.put(match_id, blob)

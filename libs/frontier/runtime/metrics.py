@@ -14,7 +14,9 @@ scrape never waits for the event loop.  What each process exports:
   stale version -- show in the RPC histogram's codes), ``frontier_matches_hosted``,
   ``frontier_matches_active``, ``frontier_matches_finished_total``,
   ``frontier_open_decisions``, ``frontier_strikes_total``, ``frontier_takeovers_total``,
-  ``frontier_lease_takeovers_total``, ``frontier_jetstream_publish_seconds``;
+  ``frontier_lease_takeovers_total``, ``frontier_jetstream_publish_seconds``,
+  ``frontier_write_path_up`` (1 while JetStream takes its writes, 0 while it does not) and
+  ``frontier_write_path_failures_total{reason}`` (see orchestrator/write_path.py);
 * the domain services: ``frontier_projection_catch_ups_total`` (a request found its
   projection behind and read the stream itself, as NATS had not delivered yet).
 
@@ -35,7 +37,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 import grpc
-from prometheus_client import REGISTRY, Counter, Histogram, start_http_server
+from prometheus_client import REGISTRY, Counter, Gauge, Histogram, start_http_server
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
@@ -73,6 +75,17 @@ PUBLISH_SECONDS = Histogram(
     "frontier_jetstream_publish_seconds",
     "JetStream publish of one command's batch, until acknowledged",
     buckets=LATENCY_BUCKETS,
+)
+WRITE_PATH_UP = Gauge(
+    "frontier_write_path_up",
+    "1 while this orchestrator can write its event stream, 0 while JetStream refuses or does "
+    "not answer its writes (store full, JetStream disabled, no quorum)",
+)
+WRITE_PATH_FAILURES = Counter(
+    "frontier_write_path_failures_total",
+    "JetStream writes (batches and probes) that failed, by reason: storage_full, no_answer, "
+    "jetstream_unavailable, jetstream_disabled, disconnected, refused, other",
+    ["reason"],
 )
 CATCH_UPS = Counter(
     "frontier_projection_catch_ups_total",

@@ -41,6 +41,7 @@ async def serve(
     stop: asyncio.Event | None = None,
     on_drain: Callable[[], Awaitable[None]] | None = None,
     public: bool = False,
+    on_serving: Callable[[health.aio.HealthServicer], Awaitable[None]] | None = None,
 ) -> None:
     """Run the server until SIGTERM/SIGINT (or ``stop`` is set).
 
@@ -48,7 +49,9 @@ async def serve(
     limits of :mod:`.guard` (size, strings, decoding).
     ``on_drain`` runs once health says NOT_SERVING and before the grace period: a service
     with long-lived streams ends them there (clients reconnect elsewhere), so that they do
-    not hold the shutdown for the whole grace period."""
+    not hold the shutdown for the whole grace period.
+    ``on_serving`` is given the health service once everything says SERVING: a service
+    that reports a status of its own there (the orchestrator's write path) sets it then."""
     memtrace.install(name, asyncio.get_running_loop())  # FRONTIER_TRACEMALLOC only
     metrics_port = settings.metrics_listen_port(name)
     per_method: list[grpc.aio.ServerInterceptor] = []  # handlers that depend on the method only
@@ -81,6 +84,8 @@ async def serve(
     stop_metrics = serve_metrics(metrics_port, settings.host) if metrics_port else None
     for svc in ["", *service_names]:
         await health_servicer.set(svc, health_pb2.HealthCheckResponse.SERVING)
+    if on_serving is not None:
+        await on_serving(health_servicer)
     tls = (
         "mutual TLS" if settings.tls_client_auth else "TLS" if settings.server_tls else "plaintext"
     )
@@ -95,8 +100,8 @@ async def serve(
         ready.set()
     await stop_event.wait()
     log.info("%s draining", name)
-    for svc in ["", *service_names]:
-        await health_servicer.set(svc, health_pb2.HealthCheckResponse.NOT_SERVING)
+    # every status, ours and any ``on_serving`` set, NOT_SERVING for good (later sets ignored)
+    await health_servicer.enter_graceful_shutdown()
     if on_drain is not None:
         await on_drain()
     await server.stop(settings.grace_s)

@@ -1,0 +1,97 @@
+"""The write path's state: down on a failed write, one log line per change, health and gauge."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import grpc
+import nats.errors
+import pytest
+from grpc_health.v1 import health, health_pb2
+from nats.js.errors import APIError, NoStreamResponseError, ServiceUnavailableError
+
+from frontier.orchestrator.write_path import WRITE_HEALTH, WritePath, failure_reason
+from frontier.runtime.errors import ServiceError, classify
+from frontier.runtime.metrics import WRITE_PATH_FAILURES, WRITE_PATH_UP
+
+Status = health_pb2.HealthCheckResponse
+
+
+def _gauge() -> float:
+    return float(WRITE_PATH_UP._value.get())
+
+
+def _failures(reason: str) -> float:
+    return float(WRITE_PATH_FAILURES.labels(reason)._value.get())
+
+
+def test_each_failure_has_a_reason_label() -> None:
+    full = ServiceUnavailableError(code=503, err_code=10023, description="insufficient resources")
+    assert failure_reason(full) == "storage_full"
+    assert failure_reason(ServiceUnavailableError(code=503, err_code=10008)) == (
+        "jetstream_unavailable"
+    )
+    assert failure_reason(nats.errors.TimeoutError()) == "no_answer"
+    assert failure_reason(TimeoutError()) == "no_answer"
+    assert failure_reason(nats.errors.NoRespondersError()) == "jetstream_disabled"
+    assert failure_reason(NoStreamResponseError()) == "jetstream_disabled"
+    assert failure_reason(nats.errors.ConnectionClosedError()) == "disconnected"
+    assert failure_reason(APIError(code=400, err_code=1, description="x")) == "refused"
+    assert failure_reason(ValueError()) == "other"
+
+
+async def test_down_on_failure_and_up_on_success_with_one_line_each(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    servicer = health.aio.HealthServicer()
+    path = WritePath()
+    await path.attach(servicer)
+
+    async def status() -> int:
+        request = health_pb2.HealthCheckRequest(service=WRITE_HEALTH)
+        return int((await servicer.Check(request, None)).status)  # type: ignore[arg-type]
+
+    assert await status() == Status.SERVING and _gauge() == 1
+    path.check()  # up: no refusal
+    counted = _failures("no_answer")
+    with caplog.at_level(logging.INFO, logger="frontier.write_path"):
+        for _ in range(5):
+            await path.failed(nats.errors.TimeoutError())
+        assert not path.up and path.reason == "no_answer"
+        assert await status() == Status.NOT_SERVING and _gauge() == 0
+        assert _failures("no_answer") == counted + 5
+        with pytest.raises(ServiceError) as refused:
+            path.check()
+        code, message, reason = classify(refused.value)
+        assert (code, reason) == (grpc.StatusCode.UNAVAILABLE, "WRITE_PATH_DOWN")
+        assert "same command id" in message
+        for _ in range(3):
+            await path.succeeded()
+    lines = [r.getMessage() for r in caplog.records if r.name == "frontier.write_path"]
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("write path DOWN") and "did not answer" in lines[0]
+    assert lines[1].startswith("write path UP again")
+    assert path.reason == "" and await status() == Status.SERVING and _gauge() == 1
+    path.check()  # up again: no refusal
+
+
+async def test_the_probe_brings_the_path_back_by_itself() -> None:
+    outcomes: list[BaseException | None] = [nats.errors.TimeoutError(), None]
+    probed = asyncio.Event()
+
+    async def probe() -> None:
+        outcome = outcomes.pop(0) if outcomes else None
+        if not outcomes:
+            probed.set()
+        if outcome is not None:
+            raise outcome
+
+    path = WritePath(probe, interval_s=0.001, down_interval_s=0.001)
+    running = asyncio.ensure_future(path.run())
+    try:
+        await asyncio.wait_for(probed.wait(), 30)
+        await asyncio.sleep(0)
+    finally:
+        running.cancel()
+    assert path.up and path.reason == ""
