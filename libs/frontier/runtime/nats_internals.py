@@ -94,6 +94,21 @@ def _plain(key: str) -> bool:
 _PLAIN_KEYS: set[str] = set()
 
 
+def fail_waiting_requests(nc: Client, error: Callable[[], Exception]) -> int:
+    """Fail every ``nc.request`` still waiting for its answer with ``error()``; how many.
+    nats-py keeps those futures in the client's ``_resp_map`` (token -> future); without
+    it (another nats-py) nothing is done and each request waits out its own timeout."""
+    waiting = getattr(nc, "_resp_map", None)
+    if not isinstance(waiting, dict):
+        return 0
+    failed = 0
+    for future in list(waiting.values()):
+        if isinstance(future, asyncio.Future) and not future.done():
+            future.set_exception(error())
+            failed += 1
+    return failed
+
+
 def settle_on_arrival(subscription: Subscription, settle: Callable[[Msg], None]) -> bool:
     """Hand each message of ``subscription`` (one made with a callback) to ``settle`` as the
     client parses it, rather than queueing it for the subscription's task; False (nothing
