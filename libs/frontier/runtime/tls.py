@@ -47,14 +47,14 @@ ChannelOptions = Sequence[tuple[str, Any]]
 # How soon a channel connects again once its server is back.  gRPC's defaults wait 1 s, then
 # 1.6 times longer after each failed attempt (up to 2 minutes): a domain service restarted
 # in two seconds stayed unreachable for up to 4.4 s more, every call UNAVAILABLE meanwhile.
-# Attempts 0.1 s apart at first and at most 1 s apart find it back within about a second
-# (plus gRPC's 20% jitter); an attempt on a closed port is one refused connection.  A name
-# that resolves to the servers' addresses (a Kubernetes headless service) is resolved again
-# after a failure at most once a second rather than every 30 s, so a replica that came back
-# under a new address is found as soon.  A channel's own options override these.
+# Attempts 0.1 s apart at first and at most 0.5 s apart find it back within about half a
+# second (plus gRPC's 20% jitter); an attempt on a closed port is one refused connection.
+# A name that resolves to the servers' addresses (a Kubernetes headless service) is resolved
+# again after a failure at most once a second rather than every 30 s, so a replica that came
+# back under a new address is found as soon.  A channel's own options override these.
 RECONNECT_OPTIONS: tuple[tuple[str, Any], ...] = (
     ("grpc.initial_reconnect_backoff_ms", 100),
-    ("grpc.max_reconnect_backoff_ms", 1000),
+    ("grpc.max_reconnect_backoff_ms", 500),
     ("grpc.dns_min_time_between_resolutions_ms", 1000),
 )
 
