@@ -16,8 +16,8 @@ A lost connection: every request still waiting for its answer then fails with
 reports the loss), rather than waiting out its timeout -- its answer, if any, went with the
 connection.  Its outcome is unknown, exactly as after a timeout (ConnectionLost *is* a
 timeout to every handler), so the caller settles it as it settles a timeout; it only knows
-sooner.  A request made while nats-py reconnects is not failed: nats-py keeps it and sends
-it once connected again, and its answer comes then.
+sooner.  A request made once nats-py is reconnecting is not failed: nats-py keeps it and
+sends it once connected again, and its answer comes then.
 """
 
 from __future__ import annotations

@@ -12,8 +12,12 @@ loaded orchestrator, a long queue:
   which runs the callback on a later iteration.  :func:`settle_on_arrival` hands each
   message to a function as the client parses it instead.
 
-Both rely on nats-py's private attributes -- the client's ``_transport`` (the socket
-writer), a subscription's ``_pending_queue`` and ``_pending_size`` -- and on its protocol
+And when the connection is lost, :func:`fail_waiting_requests` fails nats-py's own requests
+still waiting for an answer at once, rather than each at the end of its timeout.
+
+They rely on nats-py's private attributes -- the client's ``_transport`` (the socket
+writer) and ``_resp_map`` (its waiting requests), a subscription's ``_pending_queue`` and
+``_pending_size`` -- and on its protocol
 module (``nats.protocol.command``) to write the bytes nats-py would write.  nats-py is
 pinned in constraints.txt, and tests/unit/runtime/test_nats_internals.py pins each of these
 behaviours on the installed version, so an upgrade that changes one fails there, loudly.
