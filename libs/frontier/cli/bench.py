@@ -7,6 +7,7 @@
     frontier bench publish [--publishes N] [--in-flight K] [--repeat R] [--json]
     frontier bench domain-calls [--calls N] [--in-flight K] [--reply-bytes B] [--json]
     frontier bench memory [--matches N] [--lineup L] [--max-commands K] [--json]
+    frontier bench recovery [--target nats|map|...] [--restarts N] [--down-s S] [--json]
     frontier bench search timing|selfplay [--matches N] [--iterations I] [--rival BOT] ...
 
 The measuring itself lives in :mod:`frontier.bench`; this module only turns flags into a run
@@ -24,6 +25,7 @@ from frontier.bench import domain_calls as bench_domain_calls
 from frontier.bench import engine as bench_engine
 from frontier.bench import memory as bench_memory
 from frontier.bench import publish as bench_publish
+from frontier.bench import recovery as bench_recovery
 from frontier.bench import search as bench_search
 from frontier.bench import stack as bench_stack
 from frontier.bench import wire as bench_wire
@@ -110,6 +112,25 @@ def _add_component_benches(targets: Any) -> None:
     memory.add_argument("--json", action="store_true", help="print one JSON object")
     memory.set_defaults(run=_bench_memory)
 
+    recovery = targets.add_parser(
+        "recovery", help="time from NATS or a domain service back to the next accepted command"
+    )
+    recovery.add_argument(
+        "--target",
+        action="append",
+        choices=bench_recovery.TARGETS,
+        help="what to restart; repeat for several (default: nats and map)",
+    )
+    recovery.add_argument("--restarts", type=positive_int, default=5, help="per target (5)")
+    recovery.add_argument(
+        "--down-s",
+        type=float,
+        default=None,
+        help="how long the target stays down (default: 0.3 for nats, 0 for a domain service)",
+    )
+    recovery.add_argument("--json", action="store_true", help="print one JSON array")
+    recovery.set_defaults(run=_bench_recovery)
+
     search = targets.add_parser("search", help="the search bot's think time, or self-play")
     search.add_argument("mode", choices=bench_search.MODES)
     search.add_argument("--lineup", default=R2_DEFAULT_LINEUP, help="lineup")
@@ -186,6 +207,25 @@ def _bench_domain_calls(args: argparse.Namespace) -> int:
 def _bench_memory(args: argparse.Namespace) -> int:
     report = bench_memory.run(args.matches, args.lineup, max_commands=args.max_commands)
     print(json.dumps(asdict(report)) if args.json else bench_memory.text(report))
+    return EXIT_OK
+
+
+def _bench_recovery(args: argparse.Namespace) -> int:
+    if args.down_s is not None and args.down_s < 0:
+        raise UsageError("--down-s must be >= 0")
+    results = [
+        asdict(bench_recovery.run(target, args.restarts, args.down_s))
+        for target in args.target or ["nats", "map"]
+    ]
+    if args.json:
+        print(json.dumps(results))
+    else:
+        for result in results:
+            print(
+                f"{result['target']:<12} median {result['median_s']:.3f} s, "
+                f"max {result['max_s']:.3f} s over {result['restarts']} restarts "
+                f"{result['recovery_s']} ({result['commands']} commands accepted)"
+            )
     return EXIT_OK
 
 

@@ -9,8 +9,15 @@ they cannot, so what a caller sees -- answers, timeouts, errors -- is the same.
 
 :class:`Answers` is what ``Client.request`` does, without a NUID and random token per
 request and ``asyncio.wait_for`` around it: the reply subject is a prefix unique to the
-connection and a counter.  nats-py subscribes again after a reconnect; an answer lost
-meanwhile is a timeout, as for ``Client.request`` (the caller then settles the outcome).
+connection and a counter.  nats-py subscribes again after a reconnect.
+
+A lost connection: every request still waiting for its answer then fails with
+:class:`ConnectionLost` (:meth:`Answers.connection_lost`, called by the bus as nats-py
+reports the loss), rather than waiting out its timeout -- its answer, if any, went with the
+connection.  Its outcome is unknown, exactly as after a timeout (ConnectionLost *is* a
+timeout to every handler), so the caller settles it as it settles a timeout; it only knows
+sooner.  A request made once nats-py is reconnecting is not failed: nats-py keeps it and
+sends it once connected again, and its answer comes then.
 """
 
 from __future__ import annotations
@@ -30,6 +37,14 @@ from nats.js.errors import NoStreamResponseError
 from .nats_internals import settle_on_arrival, write_now
 
 NO_RESPONDERS = "503"  # the status NATS answers a request nobody subscribed to with
+
+
+class ConnectionLost(nats.errors.TimeoutError):
+    """The connection to NATS was lost while the request waited for its answer: nothing is
+    known of its outcome, as after a timeout, and every handler of a timeout handles it."""
+
+    def __str__(self) -> str:
+        return "nats: connection lost before the answer came"
 
 
 async def publish(
@@ -74,6 +89,13 @@ class Answers:
             raise NoStreamResponseError
         result: dict[str, Any] = json.loads(msg.data.decode())  # (bytes: detect_encoding)
         return result
+
+    def connection_lost(self) -> int:
+        """Fail every request waiting for its answer with :class:`ConnectionLost`; how many."""
+        waiting = [answer for answer in self._waiting.values() if not answer.done()]
+        for answer in waiting:
+            answer.set_exception(ConnectionLost())
+        return len(waiting)
 
     async def _subscribe(self) -> None:
         """Subscribe once, whoever asks first; a failure is raised to every request waiting

@@ -48,7 +48,7 @@ from nats.js.errors import (
 )
 from nats.js.kv import KeyValue
 
-from .answers import Answers
+from .answers import Answers, ConnectionLost
 from .event_stream import (
     ALL_EVENTS,
     SUBJECT_PREFIX,
@@ -59,6 +59,7 @@ from .event_stream import (
     turn_subject,
 )
 from .follow import Follower
+from .nats_internals import fail_waiting_requests
 
 log = logging.getLogger("frontier.bus")
 
@@ -76,6 +77,16 @@ JETSTREAM_NOT_READY = (
     nats.errors.NoRespondersError,
     ServiceUnavailableError,
 )
+
+
+# How the connection heals.  nats-py tries a lost server again every RECONNECT_WAIT_S (a
+# refused connection costs nothing), so a restarted nats-server is found within that; and it
+# pings every PING_INTERVAL_S, a connection with MAX_OUTSTANDING_PINGS unanswered being given
+# up for another server -- nats-py's defaults (2 minutes, 2) left a client on a server that
+# vanished without closing its sockets (a dead host, a partition) for four minutes.
+RECONNECT_WAIT_S = 0.25
+PING_INTERVAL_S = 5.0
+MAX_OUTSTANDING_PINGS = 3
 
 
 def servers_of(url: str) -> list[str]:
@@ -129,15 +140,26 @@ class Bus(EventStream):
         ready within ``startup_wait_s`` (see :meth:`ensure_when_ready`).  ``url`` may list
         several servers of one cluster, comma-separated: the client starts with any that
         answers and learns the others from the cluster.  ``max_age_s`` is the retention (see
-        the module)."""
+        the module).  A request waiting for its answer when the connection is lost fails
+        then (see :meth:`connection_lost`)."""
+        buses: list[Bus] = []
+
+        async def disconnected() -> None:
+            for bus in buses:
+                bus.connection_lost()
+
         nc = await nats.connect(
             servers_of(url),
             name=name or "frontier",
             max_reconnect_attempts=-1,
-            reconnect_time_wait=0.5,
+            reconnect_time_wait=RECONNECT_WAIT_S,
+            ping_interval=PING_INTERVAL_S,
+            max_outstanding_pings=MAX_OUTSTANDING_PINGS,
             connect_timeout=5,
+            disconnected_cb=disconnected,
         )
         bus = cls(nc, nc.jetstream(timeout=timeout_s), stream, replicas, max_age_s, timeout_s)
+        buses.append(bus)
         try:
             await bus.ensure_when_ready(startup_wait_s)
         except BaseException:
@@ -237,6 +259,22 @@ class Bus(EventStream):
         if retained:
             await self._retain(f"KV_{name}")
         return bucket
+
+    def connection_lost(self) -> None:
+        """The connection is lost: every request still waiting for its answer -- a batch's
+        publish, nats-py's own (JetStream API, KV) -- fails now with ConnectionLost rather
+        than waiting out ``timeout_s`` (its answer went with the connection).  ConnectionLost
+        is a timeout: the commit path publishes the batch again, which nats-py sends as soon
+        as it is connected again, and a read is answered UNAVAILABLE."""
+        failed = fail_waiting_requests(self.nc, ConnectionLost)
+        if self._answers is not None:
+            failed += self._answers.connection_lost()
+        if not self.nc.is_closed:
+            log.warning(
+                "the connection to NATS is lost; %d request(s) waiting for an answer are "
+                "settled again once it is back",
+                failed,
+            )
 
     async def close(self) -> None:
         for follower in self._followers:

@@ -12,8 +12,12 @@ loaded orchestrator, a long queue:
   which runs the callback on a later iteration.  :func:`settle_on_arrival` hands each
   message to a function as the client parses it instead.
 
-Both rely on nats-py's private attributes -- the client's ``_transport`` (the socket
-writer), a subscription's ``_pending_queue`` and ``_pending_size`` -- and on its protocol
+And when the connection is lost, :func:`fail_waiting_requests` fails nats-py's own requests
+still waiting for an answer at once, rather than each at the end of its timeout.
+
+They rely on nats-py's private attributes -- the client's ``_transport`` (the socket
+writer) and ``_resp_map`` (its waiting requests), a subscription's ``_pending_queue`` and
+``_pending_size`` -- and on its protocol
 module (``nats.protocol.command``) to write the bytes nats-py would write.  nats-py is
 pinned in constraints.txt, and tests/unit/runtime/test_nats_internals.py pins each of these
 behaviours on the installed version, so an upgrade that changes one fails there, loudly.
@@ -92,6 +96,21 @@ def _plain(key: str) -> bool:
 
 
 _PLAIN_KEYS: set[str] = set()
+
+
+def fail_waiting_requests(nc: Client, error: Callable[[], Exception]) -> int:
+    """Fail every ``nc.request`` still waiting for its answer with ``error()``; how many.
+    nats-py keeps those futures in the client's ``_resp_map`` (token -> future); without
+    it (another nats-py) nothing is done and each request waits out its own timeout."""
+    waiting = getattr(nc, "_resp_map", None)
+    if not isinstance(waiting, dict):
+        return 0
+    failed = 0
+    for future in list(waiting.values()):
+        if isinstance(future, asyncio.Future) and not future.done():
+            future.set_exception(error())
+            failed += 1
+    return failed
 
 
 def settle_on_arrival(subscription: Subscription, settle: Callable[[Msg], None]) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import nats.errors
 import pytest
 from nats.aio.client import Client
 from nats.aio.msg import Msg
@@ -20,6 +21,7 @@ from nats.protocol import command as protocol
 from frontier.runtime import nats_internals
 from frontier.runtime.nats_internals import (
     SettlingQueue,
+    fail_waiting_requests,
     settle_on_arrival,
     settles_on_arrival,
     write_now,
@@ -197,3 +199,39 @@ def test_settle_on_arrival_leaves_a_subscription_it_does_not_recognise() -> None
     other: Any = _Other()
     assert not settle_on_arrival(other, lambda msg: None)
     assert other._pending_queue is None and not settles_on_arrival(other)
+
+
+# ----- a lost connection's waiting requests --------------------------------------------------
+
+
+class _Lost(nats.errors.TimeoutError):
+    pass
+
+
+class _FlushingTransport(_Transport):
+    """A transport nats-py's own flush can use too."""
+
+    def write(self, payload: bytes) -> None:
+        self.written.append(payload)
+
+    async def drain(self) -> None:
+        return None
+
+
+async def test_a_waiting_request_is_in_resp_map_and_failing_it_ends_the_request() -> None:
+    nc = _connected(_FlushingTransport())
+    nc._flush_queue = asyncio.Queue()  # what connect() gives it (no flusher task reads it)
+    request = asyncio.ensure_future(nc.request("s", b"x", timeout=600))
+    while not nc._resp_map and not request.done():  # published, waiting for its answer
+        await asyncio.sleep(0)
+    assert not request.done(), request
+    assert fail_waiting_requests(nc, _Lost) == 1
+    with pytest.raises(nats.errors.TimeoutError):  # nats-py's own, for any timeout
+        await asyncio.wait_for(request, 10)
+    assert fail_waiting_requests(nc, _Lost) == 0  # nothing waits any more
+
+
+def test_fail_waiting_requests_does_nothing_without_resp_map() -> None:
+    nc = Client()
+    del nc._resp_map
+    assert fail_waiting_requests(nc, _Lost) == 0
