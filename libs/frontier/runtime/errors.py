@@ -163,7 +163,8 @@ def _domain_failure(exc: grpc.aio.AioRpcError) -> tuple[grpc.StatusCode, str, st
 def hide(exc: grpc.aio.AioRpcError, what: str) -> None:
     """Log gRPC's own text of a failed call (it may name internal addresses), rate-limited:
     the client is told only what the failure means for it."""
-    _hidden.failed(f"{what}: {exc.code().name}", f"{what} failed with {exc.code().name}", exc)
+    code = exc.code().name
+    _hidden.failed(f"{what}: {code}", f"{what} ({code})", exc)
 
 
 # google.rpc.Status in the trailing metadata, as grpcio-status and every gRPC library read

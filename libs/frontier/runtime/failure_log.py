@@ -56,17 +56,15 @@ class FailureLog:
         return kind in self._failing
 
     def failed(self, kind: str, what: str, exc: BaseException | None = None) -> None:
-        """One failure of ``kind``: ``what`` failed (a sentence naming the action).  The
-        first is logged as a WARNING with its traceback; the repeats are counted and
-        summarised at most once per interval, with the latest cause."""
+        """One failure of ``kind``; ``what`` names the action that failed ("renewing the
+        leases").  The first is logged as a WARNING with its traceback; the repeats are
+        counted and summarised at most once per interval, with the latest cause."""
         now = self.clock()
         cause = cause_of(exc)
         state = self._failing.get(kind)
         if state is None:
             self._failing[kind] = _Failing(since=now, logged_at=now, last_cause=cause)
-            self.logger.warning(
-                "%s (%s); further failures are summarised", what, cause, exc_info=exc
-            )
+            self.logger.warning("%s failed (%s); repeats are summarised", what, cause, exc_info=exc)
             return
         state.count += 1
         state.unlogged += 1
@@ -96,3 +94,8 @@ class FailureLog:
                 self.clock() - state.since,
                 state.last_cause,
             )
+
+    def recovered_all(self, what: str) -> None:
+        """Every failing kind works again (a connection that several kinds needed is back)."""
+        for kind in list(self._failing):
+            self.recovered(kind, f"{what} ({kind})")

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from frontier.runtime.errors import REASONS, hide, reason_in
+from frontier.runtime.errors import hide, reason_in
 
 TOKEN_HEADER = "x-frontier-seat-token"
 HOST_HEADER = "x-frontier-host-token"
@@ -64,6 +64,10 @@ GRPC_OWN = {
     grpc.StatusCode.UNAVAILABLE: "the game server is unavailable; try again",
     grpc.StatusCode.DEADLINE_EXCEEDED: "the game server did not answer in time; try again",
     grpc.StatusCode.CANCELLED: "the call to the game server was cancelled; try again",
+    grpc.StatusCode.UNKNOWN: "the game server's answer was not understood",
+    grpc.StatusCode.INTERNAL: "the game server's answer was not understood",
+    grpc.StatusCode.RESOURCE_EXHAUSTED: "the game server refused the call as too large",
+    grpc.StatusCode.UNIMPLEMENTED: "the game server does not offer this call",
 }
 
 
@@ -71,18 +75,17 @@ def grpc_error(exc: grpc.aio.AioRpcError) -> HttpError:
     """The orchestrator's refusal as HTTP: the status from the code, ``error`` the
     machine-readable reason (its ErrorInfo, else the code's name), ``detail`` its message.
 
-    Only a status with a Frontier reason is the orchestrator's own answer, whose message is
-    meant for the client; any other comes from gRPC itself (the orchestrator unreachable,
-    say), whose text names internal addresses: it is logged (rate-limited), and the page
-    gets a fixed sentence."""
+    A status with a reason is the orchestrator's own answer, whose message is meant for the
+    client.  One without, of a code gRPC itself gives a failed call (the orchestrator
+    unreachable, say), carries gRPC's text, which names internal addresses: that is logged
+    (rate-limited), and the page gets a fixed sentence."""
     code = exc.code()
     reason = reason_in(exc.trailing_metadata())
-    if reason in REASONS:
-        detail = exc.details() or code.name
-    else:
+    detail = exc.details() or code.name
+    if not reason and code in GRPC_OWN:
         hide(exc, "a call to the orchestrator")
-        reason, detail = code.name, GRPC_OWN.get(code, f"the game server answered {code.name}")
-    return HttpError(HTTP_OF_GRPC.get(code, 502), reason.lower(), detail)
+        detail = GRPC_OWN[code]
+    return HttpError(HTTP_OF_GRPC.get(code, 502), (reason or code.name).lower(), detail)
 
 
 class CreateMatchBody(BaseModel):

@@ -87,10 +87,26 @@ def test_kinds_are_counted_apart(caplog: pytest.LogCaptureFixture, clock: Clock)
     for _ in range(5):
         failures.failed("a", "doing a", ValueError("x"))
         failures.failed("b", "doing b", ValueError("y"))
-    assert [r.getMessage().split(" (")[0] for r in _lines(caplog)] == ["doing a", "doing b"]
+    assert [r.getMessage().split(" (")[0] for r in _lines(caplog)] == [
+        "doing a failed",
+        "doing b failed",
+    ]
 
 
 def test_a_cause_names_its_type_and_message() -> None:
     assert cause_of(TimeoutError()) == "TimeoutError"
     assert cause_of(ConnectionError("refused")) == "ConnectionError: refused"
     assert cause_of(None) == "no exception"
+
+
+def test_a_connection_back_ends_every_kind_it_failed(
+    caplog: pytest.LogCaptureFixture, clock: Clock
+) -> None:
+    failures = FailureLog(logging.getLogger("test.failures"), interval_s=60.0, clock=clock)
+    caplog.set_level(logging.INFO, "test.failures")
+    failures.failed("refused", "reconnecting", ConnectionRefusedError())
+    failures.failed("reset", "reconnecting", ConnectionResetError())
+    failures.recovered_all("the connection")
+    recoveries = [r.getMessage() for r in _lines(caplog) if r.levelno == logging.INFO]
+    assert len(recoveries) == 2 and all("works again" in m for m in recoveries)
+    assert not failures.failing("refused") and not failures.failing("reset")
