@@ -24,7 +24,7 @@ import pytest
 
 from frontier.ops.stack import DOMAINS, Stack, StackConfig, free_port
 from frontier.runtime.errors import reason_in
-from frontier.v1 import match_pb2, match_pb2_grpc
+from frontier.v1 import bot_pb2, bot_pb2_grpc, match_pb2, match_pb2_grpc
 
 from .client import MIRROR, Match
 
@@ -129,6 +129,18 @@ def test_a_forwarded_call_to_an_owner_that_is_down_shows_no_address(tmp_path: Pa
             with pytest.raises(grpc.RpcError) as stream_down:
                 next(iter(watch))
             code, details, reason = _refusal(stream_down.value)
+            assert (code, reason) == (grpc.StatusCode.UNAVAILABLE, "SERVER_UNAVAILABLE"), details
+            assert not ADDRESS.search(details), details
+            # a bot's Play stream, relayed to the owner (BotService)
+            hello = bot_pb2.Hello(
+                match_id=match.match_id, seat_token=next(iter(match.tokens.values()))
+            )
+            play = bot_pb2_grpc.BotServiceStub(channel).Play(
+                iter([bot_pb2.PlayRequest(hello=hello)]), timeout=60
+            )
+            with pytest.raises(grpc.RpcError) as bot_down:
+                next(iter(play))
+            code, details, reason = _refusal(bot_down.value)
             assert (code, reason) == (grpc.StatusCode.UNAVAILABLE, "SERVER_UNAVAILABLE"), details
             assert not ADDRESS.search(details), details
 
