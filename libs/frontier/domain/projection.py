@@ -42,6 +42,7 @@ import grpc
 from frontier.engine.state import State
 from frontier.runtime.bus import Bus
 from frontier.runtime.errors import ServiceError, not_found
+from frontier.runtime.failure_log import FailureLog
 from frontier.runtime.metrics import CATCH_UPS, PROJECTION_STARTS
 from frontier.store.matches import (
     apply_batch,
@@ -79,6 +80,7 @@ class Projections:
         self._by_match: dict[str, Projection] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._warming: set[asyncio.Task[Projection]] = set()
+        self._failures = FailureLog(log)  # one line per outage, not one per match
         # asks the stream follower for its next round now (follow.py), for a request that
         # waits for a batch; set once the follower runs
         self.wake: Callable[[], None] | None = None
@@ -126,9 +128,14 @@ class Projections:
 
     def _warmed(self, task: asyncio.Task[Projection]) -> None:
         self._warming.discard(task)
-        if not task.cancelled() and task.exception() is not None:
+        if task.cancelled():
+            return
+        failure = task.exception()
+        if failure is not None:
             # the first request builds it again, and reports the error if it persists
-            log.warning("could not start a projection", exc_info=task.exception())
+            self._failures.failed("warm", "starting a projection", failure)
+        else:
+            self._failures.recovered("warm", "starting a projection")
 
     async def _get(self, match_id: str, fresh: bool = False) -> Projection:
         p = self._by_match.get(match_id)

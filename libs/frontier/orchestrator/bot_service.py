@@ -35,7 +35,7 @@ from frontier.wire.convert import enum_to_proto
 from . import referee
 from .core import Orchestrator
 from .hosted_match import HostedMatch, NotOwner, unix_ms
-from .peers import FORWARDED, Peers, refuse_second_hop
+from .peers import FORWARDED, Peers, peer_failure, refuse_second_hop
 from .servicer import view_message
 
 log = logging.getLogger("frontier.bots")
@@ -157,6 +157,8 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         try:
             async for reply in call:
                 yield reply
+        except grpc.aio.AioRpcError as exc:
+            raise peer_failure(exc) from None
         finally:
             pump.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

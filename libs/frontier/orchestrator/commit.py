@@ -53,7 +53,12 @@ from frontier.engine.state import State
 from frontier.engine.turn import at_rest
 from frontier.runtime.answers import publish as publish_now
 from frontier.runtime.bus import Bus, WriterConflict, turn_subject
-from frontier.runtime.errors import NATS_UNREACHABLE, ServiceError, shown
+from frontier.runtime.errors import (
+    NATS_UNREACHABLE,
+    WRITER_CONFLICT_MESSAGE,
+    ServiceError,
+    shown,
+)
 from frontier.runtime.metrics import counted_commit
 from frontier.runtime.telemetry import span
 from frontier.store.matches import match_start
@@ -70,6 +75,7 @@ from .write_path import WritePath
 from .writes import Writes
 
 log = logging.getLogger("frontier.orchestrator")
+
 
 # How long a publish whose outcome is unknown waits before it is tried again: doubling up
 # to the maximum, for as long as NATS does not answer.
@@ -224,11 +230,7 @@ class CommitPath:
             except WriterConflict:
                 self.on_conflict(hosted)
                 raise ServiceError(
-                    grpc.StatusCode.ABORTED,
-                    "the match's event stream holds another command at this position (written "
-                    "by another orchestrator that took the match over); the match is reloaded "
-                    "from the stream: read its view and retry with the same command id",
-                    "WRITER_CONFLICT",
+                    grpc.StatusCode.ABORTED, WRITER_CONFLICT_MESSAGE, "WRITER_CONFLICT"
                 ) from None
             except NATS_UNREACHABLE as exc:
                 await self.write_path.failed(exc)

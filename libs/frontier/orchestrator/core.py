@@ -28,6 +28,7 @@ from frontier.engine import Seat
 from frontier.engine.model import Command, Event
 from frontier.runtime.bus import Bus
 from frontier.runtime.errors import ServiceError
+from frontier.runtime.failure_log import FailureLog
 from frontier.store.matches import token_hash
 from frontier.v1 import events_pb2
 
@@ -205,13 +206,16 @@ class Orchestrator:
         host = self.host
         shortest = min(host.finished_ttl_s, self.idle_timeout_s or host.finished_ttl_s)
         period = max(0.05, min(shortest, 60.0) / 2)
+        failures = FailureLog(log)  # one line per outage, not one per pass
         while not host.draining:
             await asyncio.sleep(period)
             try:
                 await self.abandon_idle(time.monotonic())
                 await host.unload_idle(time.monotonic())
-            except Exception:  # NATS briefly away: the next pass tries again
-                log.warning("unloading finished matches failed", exc_info=True)
+            except Exception as exc:  # NATS briefly away: the next pass tries again
+                failures.failed("unload", "unloading finished matches", exc)
+            else:
+                failures.recovered("unload", "unloading finished matches")
 
     async def abandon_idle(self, now: float) -> list[str]:
         """End, as abandoned, every hosted unfinished match in which nobody acted for

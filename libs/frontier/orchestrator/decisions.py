@@ -32,6 +32,7 @@ from frontier.bots import default_command, make_bot
 from frontier.bots.standing import choose
 from frontier.engine import Command, Seat, State, to_act
 from frontier.runtime.errors import ServiceError
+from frontier.runtime.failure_log import FailureLog
 
 from . import referee
 from .commit import CommitPath, resolve
@@ -94,6 +95,9 @@ class Decisions:
         self.draining = draining
         self.thinking = ThreadPoolExecutor(bot_threads, thread_name_prefix="frontier-bot")
         self.discarded = 0  # bot choices thrown away because the decision changed meanwhile
+        # every match's referee retries while NATS or a domain service is away: one line
+        # for all of them, not one per match and retry
+        self.failures = FailureLog(log)
 
     def close(self) -> None:
         """Drop the bot choices not started yet; one under way finishes in its thread and
@@ -172,18 +176,14 @@ class Decisions:
             try:
                 await self._answer_for(hosted, state.version, seat, by)
                 retry = RETRY_FIRST_S
+                self.failures.recovered("answer", "automatic answers")
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
                 if not self.is_hosted(hosted):
                     return
-                log.warning(
-                    "match %s: automatic answer for %s failed (%s); retrying in %.1fs",
-                    hosted.match_id,
-                    seat.value,
-                    exc,
-                    retry,
-                )
+                what = f"the automatic answer for {seat.value} in match {hosted.match_id}"
+                self.failures.failed("answer", what, exc)
                 await asyncio.sleep(retry)
                 retry = min(retry * 2, RETRY_MAX_S)
 

@@ -22,9 +22,10 @@ from dataclasses import dataclass
 
 import grpc
 
-from frontier.engine import Seat, initial_state, make_config
+from frontier.engine import MatchConfig, Seat, initial_state, make_config
 from frontier.runtime.bus import Bus
 from frontier.runtime.errors import NATS_UNREACHABLE, ServiceError, not_found
+from frontier.runtime.failure_log import FailureLog
 from frontier.store.matches import load_match, token_hash
 from frontier.store.seats import SEAT_BOT, SEAT_HELD, SEAT_OPEN, SeatArrangement
 
@@ -71,6 +72,8 @@ class MatchHost:
         self.matches: dict[str, HostedMatch] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._waking: set[asyncio.Task[None]] = set()  # watchers of dropped matches
+        self._failures = FailureLog(log)  # the renewal loop's: one line per outage
+        self._creating = 0  # CreateMatch calls past the cap check, not in self.matches yet
         self.draining = False
         self.write_path = WritePath()  # the orchestrator's own (core.py) replaces it
 
@@ -96,11 +99,31 @@ class MatchHost:
         if lineup:
             values["lineup"] = lineup
         config = make_config(**values)
+        self._reserve_slot()  # before the first await: see _reserve_slot
+        try:
+            hosted, created = await self._create(config, bool(seed), clock, setup)
+        finally:
+            self._creating -= 1
+        # no await since the slot was given back: the match now counts in self.matches
+        self.matches[hosted.match_id] = hosted
+        self.on_hosted(hosted)
+        await self.bus.lobby(
+            {"event": "created", "match_id": hosted.match_id, "lineup": config.lineup}
+        )
+        return created
+
+    def _reserve_slot(self) -> None:
+        """Count one more match being created, or refuse it at the cap.
+
+        The check and the reservation happen with no await between them, and the slot is
+        held until the match is in ``self.matches`` (or its creation failed): concurrent
+        CreateMatch calls, each awaiting NATS in between, cannot all pass one check and
+        overshoot FRONTIER_MAX_MATCHES together."""
         # counted only near the limit: a scan of every hosted match on each creation is a
         # visible share of the CPU while many matches are being created
-        playing = len(self.matches)
+        playing = len(self.matches) + self._creating
         if playing >= self.max_matches:
-            playing = sum(1 for hosted in self.matches.values() if not hosted.ended)
+            playing = sum(1 for h in self.matches.values() if not h.ended) + self._creating
         if playing >= self.max_matches:
             raise ServiceError(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
@@ -108,6 +131,16 @@ class MatchHost:
                 "(FRONTIER_MAX_MATCHES): try again once some have ended",
                 "TOO_MANY_MATCHES",
             )
+        self._creating += 1
+
+    async def _create(
+        self,
+        config: MatchConfig,
+        seed_fixed: bool,
+        clock: ClockConfig,
+        setup: Mapping[Seat, tuple[str, str]],
+    ) -> tuple[HostedMatch, CreatedMatch]:
+        """The match's record and lease in NATS, and its state (its slot is reserved)."""
         state = initial_state(config)
         for seat in setup:
             if seat not in state.order:
@@ -131,7 +164,7 @@ class MatchHost:
             "config": config.model_dump(),
             "tokens": seat_by_hash,
             "clock": clock.as_record(),
-            "seed_fixed": bool(seed),  # GetMatchInfo: the creator may know the deal
+            "seed_fixed": seed_fixed,  # GetMatchInfo: the creator may know the deal
             **seats.as_record(),
         }
         await self.bus.put_match(match_id, record)
@@ -146,12 +179,9 @@ class MatchHost:
             command_ids={},
             clock=clock,
             seats=seats,
-            seed_fixed=bool(seed),
+            seed_fixed=seed_fixed,
         )
-        self.matches[match_id] = hosted
-        self.on_hosted(hosted)
-        await self.bus.lobby({"event": "created", "match_id": match_id, "lineup": config.lineup})
-        return CreatedMatch(match_id, tokens, invites, host_token)
+        return hosted, CreatedMatch(match_id, tokens, invites, host_token)
 
     async def get(self, match_id: str) -> HostedMatch:
         """The hosted match, loaded (and its lease taken) on first use; NotOwner when a live
@@ -232,15 +262,16 @@ class MatchHost:
                     await self.get(match_id)
                 except NotOwner:
                     continue
-                except Exception:
-                    log.warning("could not resume match %s", match_id, exc_info=True)
+                except Exception as exc:
+                    self._failures.failed("resume", "resuming unclaimed matches", exc)
                     continue
                 self._unclaimed.discard(match_id)
             try:
                 lost = await self.leases.heartbeat()
-            except Exception:  # NATS briefly away: keep trying until the leases expire
-                log.warning("renewing the leases failed", exc_info=True)
+            except Exception as exc:  # NATS briefly away: keep trying until the leases expire
+                self._failures.failed("renew", "renewing the leases", exc)
                 continue
+            self._failures.recovered("renew", "renewing the leases")
             for match_id in lost:
                 hosted = self.matches.get(match_id)
                 if hosted is not None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import grpc
 
-from frontier.runtime.errors import GrpcContext, ServiceError
+from frontier.runtime.errors import REASONS, GrpcContext, ServiceError, hide, reason_in
 from frontier.runtime.settings import TlsSettings
 from frontier.runtime.telemetry import grpc_client_interceptors
 from frontier.runtime.tls import aio_channel
@@ -44,16 +44,46 @@ class Peers:
     async def unary(self, address: str, method: str, request: Any, context: GrpcContext) -> Any:
         refuse_second_hop(context)
         call = getattr(self.match_stub(address), method)
-        return await call(request, timeout=self.timeout_s, metadata=((FORWARDED, "1"),))
+        try:
+            return await call(request, timeout=self.timeout_s, metadata=((FORWARDED, "1"),))
+        except grpc.aio.AioRpcError as exc:
+            raise peer_failure(exc) from None
 
     async def close(self) -> None:
         for channel in self._channels.values():
             await channel.close()
 
 
+PEER_RETRY = (
+    "the orchestrator that owns the match did not answer; retry with the same command id "
+    "(another orchestrator takes the match over if its owner is gone)"
+)
+
+
+# gRPC's codes for an owner that did not answer (down, unreachable, too slow, stopping)
+_GONE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED)
+
+
+def peer_failure(exc: grpc.aio.AioRpcError) -> ServiceError:
+    """The owner's answer to a forwarded request, as this orchestrator's own.  A status with
+    a Frontier reason is the owner's, passed on as it is; any other is gRPC's (the owner
+    unreachable, say: its text names its address), logged and answered UNAVAILABLE."""
+    code = exc.code()
+    reason = reason_in(exc.trailing_metadata())
+    if reason in REASONS:
+        return ServiceError(code, exc.details() or code.name, reason)
+    hide(exc, "forwarding to the match's owner")
+    if code in _GONE:
+        return ServiceError(grpc.StatusCode.UNAVAILABLE, PEER_RETRY, "SERVER_UNAVAILABLE")
+    return ServiceError(
+        grpc.StatusCode.INTERNAL, f"the match's owner answered {code.name}", "INTERNAL"
+    )
+
+
 def refuse_second_hop(context: GrpcContext) -> None:
     metadata = context.invocation_metadata() or ()
     if any(key == FORWARDED for key, _ in metadata):
         raise ServiceError(
-            grpc.StatusCode.UNAVAILABLE, "the match is changing orchestrators; retry"
+            grpc.StatusCode.UNAVAILABLE,
+            "the match is changing orchestrators; retry with the same command id",
         )

@@ -28,7 +28,7 @@ from .hosted_match import HostedMatch, NotOwner, SubmitResult, valid_id
 from .legal_cache import field_tag
 from .match_info import game_data_response, match_info_response
 from .match_summary import seat_statuses
-from .peers import FORWARDED, Peers, refuse_second_hop
+from .peers import FORWARDED, Peers, peer_failure, refuse_second_hop
 from .referee import ClockConfig, InvalidClock
 from .seating import bot_name
 from .turns import watch_turns
@@ -343,8 +343,11 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             except NotOwner as exc:
                 refuse_second_hop(context)
                 stub = self.peers.match_stub(exc.address)
-                async for reply in stub.WatchEvents(request, metadata=((FORWARDED, "1"),)):
-                    yield reply
+                try:
+                    async for reply in stub.WatchEvents(request, metadata=((FORWARDED, "1"),)):
+                        yield reply
+                except grpc.aio.AioRpcError as failed:
+                    raise peer_failure(failed) from None
                 return
             async for seq, event, record in self.core.watch(
                 request.match_id, request.seat_token, request.from_version
@@ -371,8 +374,11 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             except NotOwner as exc:
                 refuse_second_hop(context)
                 stub = self.peers.match_stub(exc.address)
-                async for reply in stub.WatchTurns(request, metadata=((FORWARDED, "1"),)):
-                    yield reply
+                try:
+                    async for reply in stub.WatchTurns(request, metadata=((FORWARDED, "1"),)):
+                        yield reply
+                except grpc.aio.AioRpcError as failed:
+                    raise peer_failure(failed) from None
                 return
             seat = self.core.seat_for(hosted, request.seat_token)
             async for turn in watch_turns(

@@ -14,8 +14,9 @@ to do: the retry returns the first result if the command was applied.  So is one
 with CANCELLED: this client never cancels a call, so that status came from the transport or
 the server giving the call up (seen once on a loaded machine at 1,500 paced matches, with
 replies taking seconds), and its outcome is just as unknown.  ABORTED is not retried: the
-match moved on (a stale expected version, or another orchestrator's write), so the same
-request would be refused again; the match's run fails instead.
+match moved on (a stale expected version, or another orchestrator's write, after which the
+expected version this client sends is stale too), so the same request would be refused
+again; the match's run fails instead.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 
 import nats
 import nats.errors
@@ -58,10 +58,31 @@ from .event_stream import (
     events_subject,
     turn_subject,
 )
+from .failure_log import FailureLog
 from .follow import Follower
 from .nats_internals import fail_waiting_requests
 
 log = logging.getLogger("frontier.bus")
+
+
+def connection_log() -> dict[str, Callable[..., Awaitable[None]]]:
+    """nats-py's callbacks, logging through a :class:`FailureLog`: nats-py's own error
+    callback logs a traceback for every failed reconnect attempt (two a second while the
+    server is down); these log the first error of each type, summaries, and the
+    reconnection once."""
+    failures = FailureLog(log)
+
+    async def error_cb(exc: Exception) -> None:
+        failures.failed(f"nats {type(exc).__name__}", "the NATS connection", exc)
+
+    async def reconnected_cb() -> None:
+        failures.recovered_all("the NATS connection")
+
+    return {
+        "error_cb": error_cb,
+        "reconnected_cb": reconnected_cb,
+    }
+
 
 LOBBY = "frontier.lobby"
 MATCHES_BUCKET = "frontier-matches"
@@ -157,6 +178,7 @@ class Bus(EventStream):
             max_outstanding_pings=MAX_OUTSTANDING_PINGS,
             connect_timeout=5,
             disconnected_cb=disconnected,
+            **connection_log(),
         )
         bus = cls(nc, nc.jetstream(timeout=timeout_s), stream, replicas, max_age_s, timeout_s)
         buses.append(bus)

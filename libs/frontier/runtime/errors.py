@@ -22,6 +22,7 @@ from google.rpc.error_details_pb2 import ErrorInfo
 from google.rpc.status_pb2 import Status
 
 from frontier.engine.errors import GameOver, IllegalCommand, InvalidConfig, WrongSeat
+from frontier.runtime.failure_log import FailureLog
 from frontier.v1 import errors_pb2
 from frontier.wire.convert import WireError
 
@@ -48,6 +49,19 @@ NATS_UNREACHABLE: tuple[type[Exception], ...] = (
 )
 
 NATS_RETRY = "NATS (the event store) did not answer in time; retry with the same command id"
+
+# What a client does after WRITER_CONFLICT (docs/operations.md, "Errors"): this command was
+# not applied, and the match is reloaded from its stream (orchestrator/commit.py), so the
+# same request again is answered from the truth.  Its command id is checked first: the
+# first result if another orchestrator applied this very command (the client's own retry
+# sent there), else the command is checked against the match as it now is (with
+# ``expected_version`` set that is STALE_VERSION, the match having moved on: then read the
+# view and choose again).
+WRITER_CONFLICT_MESSAGE = (
+    "another orchestrator, which took the match over, wrote the match first; this command "
+    "was not applied and the match is reloaded: retry with the same command id (checked "
+    "against the match as it is now)"
+)
 
 
 # The reasons a status may carry: the names of ``frontier.v1.ErrorReason`` (errors.proto)
@@ -114,18 +128,43 @@ def classify(exc: BaseException) -> tuple[grpc.StatusCode, str, str]:
     if isinstance(exc, GameOver):
         return grpc.StatusCode.FAILED_PRECONDITION, str(exc), "MATCH_OVER"
     if isinstance(exc, grpc.aio.AioRpcError):
-        code = exc.code()
-        if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
-            message = f"a domain service is unavailable: {exc.details()}; retry with the same id"
-            return grpc.StatusCode.UNAVAILABLE, message, "DOMAIN_UNAVAILABLE"
-        known = reason_in(exc.trailing_metadata())
-        if known not in REASONS:
-            known = DEFAULT_REASON.get(code, "INTERNAL")
-        return code, exc.details() or code.name, known
+        return _domain_failure(exc)
     if isinstance(exc, NATS_UNREACHABLE):
         message = f"{NATS_RETRY} ({type(exc).__name__})"
         return grpc.StatusCode.UNAVAILABLE, message, "NATS_UNAVAILABLE"
     return grpc.StatusCode.INTERNAL, f"internal error: {type(exc).__name__}", "INTERNAL"
+
+
+DOMAIN_RETRY = (
+    "a domain service is unavailable or did not answer in time; retry with the same command id"
+)
+
+# gRPC's own reasons for a failed call (no connection, say) name the peer's address: they
+# are logged here, at most once a minute per status code, and never sent to a client.
+_hidden = FailureLog(log)
+
+
+def _domain_failure(exc: grpc.aio.AioRpcError) -> tuple[grpc.StatusCode, str, str]:
+    """A domain service's answer (an AioRpcError) as this service's status.  A status with
+    a Frontier reason is the domain service's own, passed on; any other is gRPC's (a lost
+    connection, an unreachable address), whose text is logged instead of passed on."""
+    code = exc.code()
+    known = reason_in(exc.trailing_metadata())
+    if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+        if known not in REASONS:
+            hide(exc, "a domain service call")
+        return grpc.StatusCode.UNAVAILABLE, DOMAIN_RETRY, "DOMAIN_UNAVAILABLE"
+    if known in REASONS:
+        return code, exc.details() or code.name, known
+    hide(exc, "a domain service call")
+    return code, f"a domain service answered {code.name}", DEFAULT_REASON.get(code, "INTERNAL")
+
+
+def hide(exc: grpc.aio.AioRpcError, what: str) -> None:
+    """Log gRPC's own text of a failed call (it may name internal addresses), rate-limited:
+    the client is told only what the failure means for it."""
+    code = exc.code().name
+    _hidden.failed(f"{what}: {code}", f"{what} ({code})", exc)
 
 
 # google.rpc.Status in the trailing metadata, as grpcio-status and every gRPC library read

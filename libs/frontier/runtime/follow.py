@@ -45,6 +45,7 @@ from nats.aio.subscription import Subscription
 from nats.js.api import DEFAULT_PREFIX, AckPolicy, ConsumerConfig, DeliverPolicy, Header
 from nats.js.client import JetStreamContext
 
+from frontier.runtime.failure_log import FailureLog
 from frontier.v1 import events_pb2
 
 log = logging.getLogger("frontier.follow")
@@ -109,6 +110,7 @@ class Follower:
         self._poked = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._fetching = asyncio.Lock()  # one round at a time on the consumer
+        self._failures = FailureLog(log)  # one line per outage, not one per round
 
     async def start(self) -> None:
         """Subscribe (from the next batch published) and start the rounds."""
@@ -127,8 +129,10 @@ class Follower:
         try:
             while await self.round():
                 pass
-        except Exception:
-            log.warning("could not catch up with the stream", exc_info=True)
+        except Exception as exc:
+            self._failures.failed("sync", f"catching up with {self.subject}", exc)
+        else:
+            self._failures.recovered("sync", f"catching up with {self.subject}")
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -175,11 +179,14 @@ class Follower:
                 delivered = self._delivered
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.warning("following the stream failed; subscribing again", exc_info=True)
+            except Exception as exc:
+                what = f"following {self.subject} (subscribing again)"
+                self._failures.failed("round", what, exc)
                 full = False
                 with contextlib.suppress(Exception):
                     await self._subscribe()
+            else:
+                self._failures.recovered("round", f"following {self.subject}")
             if full:
                 continue
             wait_s = next_wait(wait_s, delivered, self.interval_s)

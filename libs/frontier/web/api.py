@@ -338,7 +338,8 @@ async def _sse(call: Any, first: match_pb2.WatchEventsResponse | None) -> AsyncI
             response = None if read is grpc.aio.EOF else read
         yield b"event: end\ndata: {}\n\n"
     except grpc.aio.AioRpcError as exc:
-        detail = json.dumps({"error": exc.code().name.lower(), "detail": exc.details()})
+        refused = grpc_error(exc)
+        detail = json.dumps({"error": refused.error, "detail": refused.detail})
         yield f"event: error\ndata: {detail}\n\n".encode()
     finally:
         call.cancel()

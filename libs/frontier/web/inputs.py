@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from frontier.runtime.errors import reason_in
+from frontier.runtime.errors import hide, reason_in
 
 TOKEN_HEADER = "x-frontier-seat-token"
 HOST_HEADER = "x-frontier-host-token"
@@ -59,12 +59,33 @@ class HttpError(Exception):
         return JSONResponse({"error": self.error, "detail": self.detail}, self.status)
 
 
+# What the page is told when the orchestrator's answer is gRPC's own, not the server's.
+GRPC_OWN = {
+    grpc.StatusCode.UNAVAILABLE: "the game server is unavailable; try again",
+    grpc.StatusCode.DEADLINE_EXCEEDED: "the game server did not answer in time; try again",
+    grpc.StatusCode.CANCELLED: "the call to the game server was cancelled; try again",
+    grpc.StatusCode.UNKNOWN: "the game server's answer was not understood",
+    grpc.StatusCode.INTERNAL: "the game server's answer was not understood",
+    grpc.StatusCode.RESOURCE_EXHAUSTED: "the game server refused the call as too large",
+    grpc.StatusCode.UNIMPLEMENTED: "the game server does not offer this call",
+}
+
+
 def grpc_error(exc: grpc.aio.AioRpcError) -> HttpError:
     """The orchestrator's refusal as HTTP: the status from the code, ``error`` the
-    machine-readable reason (its ErrorInfo, else the code's name), ``detail`` its message."""
+    machine-readable reason (its ErrorInfo, else the code's name), ``detail`` its message.
+
+    A status with a reason is the orchestrator's own answer, whose message is meant for the
+    client.  One without, of a code gRPC itself gives a failed call (the orchestrator
+    unreachable, say), carries gRPC's text, which names internal addresses: that is logged
+    (rate-limited), and the page gets a fixed sentence."""
     code = exc.code()
-    reason = reason_in(exc.trailing_metadata()) or code.name
-    return HttpError(HTTP_OF_GRPC.get(code, 502), reason.lower(), exc.details() or code.name)
+    reason = reason_in(exc.trailing_metadata())
+    detail = exc.details() or code.name
+    if not reason and code in GRPC_OWN:
+        hide(exc, "a call to the orchestrator")
+        detail = GRPC_OWN[code]
+    return HttpError(HTTP_OF_GRPC.get(code, 502), (reason or code.name).lower(), detail)
 
 
 class CreateMatchBody(BaseModel):

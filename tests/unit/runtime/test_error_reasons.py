@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import re
 from pathlib import Path
 
 import grpc
@@ -11,10 +13,12 @@ from google.rpc.error_details_pb2 import ErrorInfo
 from google.rpc.status_pb2 import Status
 
 from frontier.engine.errors import IllegalCommand
+from frontier.orchestrator.peers import PEER_RETRY
 from frontier.runtime.errors import (
     DETAILS_KEY,
     DOMAIN,
     REASONS,
+    WRITER_CONFLICT_MESSAGE,
     ServiceError,
     classify,
     details_metadata,
@@ -92,3 +96,65 @@ def test_a_domain_service_that_does_not_answer_is_domain_unavailable() -> None:
         "x",
     )
     assert classify(refused)[2] == "ILLEGAL_COMMAND"
+
+
+# gRPC's own text for a call to an address that does not answer: what a client must not see
+GRPC_OWN_TEXT = (
+    "failed to connect to all addresses; last error: UNKNOWN: ipv4:127.0.0.1:23098: "
+    "Failed to connect to remote host: Connection refused"
+)
+ADDRESS = re.compile(r"\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:]+\]|:\d{2,5}\b|localhost")
+
+
+def _grpc_own(code: grpc.StatusCode) -> grpc.aio.AioRpcError:
+    return grpc.aio.AioRpcError(code, grpc.aio.Metadata(), grpc.aio.Metadata(), GRPC_OWN_TEXT)
+
+
+def test_grpc_s_own_failure_text_never_reaches_a_client(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, "frontier.errors")
+    for code in (
+        grpc.StatusCode.UNAVAILABLE,
+        grpc.StatusCode.DEADLINE_EXCEEDED,
+        grpc.StatusCode.INTERNAL,
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+    ):
+        _, message, reason = classify(_grpc_own(code))
+        assert not ADDRESS.search(message), (code, message)
+        assert reason in REASONS
+    # ... but the operator finds it in the log
+    assert any("127.0.0.1:23098" in r.getMessage() + str(r.exc_info) for r in caplog.records)
+
+
+def _doc_advice() -> dict[str, str]:
+    """Each reason's "what the client does" in docs/operations.md's errors table."""
+    doc = (ROOT / "docs" / "operations.md").read_text()
+    advice: dict[str, str] = {}
+    for line in doc.split("## Errors", 1)[1].splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 4:
+            for reason in re.findall(r"`([A-Z_]+)`", cells[1]):
+                advice[reason] = cells[3]
+    return advice
+
+
+def test_every_retry_advice_in_a_message_is_the_docs_one() -> None:
+    """A message that tells the client what to do says what docs/operations.md says: retry
+    with the same command id exactly where the errors table says so."""
+    empty = grpc.aio.Metadata()
+    domain_down = grpc.aio.AioRpcError(grpc.StatusCode.UNAVAILABLE, empty, empty, "x")
+    messages = {
+        "WRITER_CONFLICT": WRITER_CONFLICT_MESSAGE,
+        "NATS_UNAVAILABLE": classify(nats.errors.TimeoutError())[1],
+        "DOMAIN_UNAVAILABLE": classify(domain_down)[1],
+        "SERVER_UNAVAILABLE": PEER_RETRY,
+    }
+    advice = _doc_advice()
+    assert set(REASONS) <= set(advice), set(REASONS) - set(advice)
+    for reason, message in messages.items():
+        said = "same command id" in message
+        documented = "same command id" in advice[reason]
+        assert said == documented, (reason, message, advice[reason])
+        assert "choose again" not in message or "choose again" in advice[reason]
+    # the WRITER_CONFLICT row says the command was not applied and to retry with its id
+    assert advice["WRITER_CONFLICT"].startswith("retry with the same command id")
+    assert "choose again" in advice["STALE_VERSION"]
