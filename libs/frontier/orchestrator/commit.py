@@ -1,9 +1,10 @@
 """The commit path: how one command becomes the match's next batch, top to bottom.
 
 A seat's command (:meth:`CommitPath.submit`) runs under the match's lock, in a task of its
-own (:mod:`.writes`), and takes these steps, each a function below:
+own (:mod:`.writes`), and takes these steps, each a function below (step 1's checks are
+:mod:`.checks`):
 
-  1. **check** (:meth:`CommitPath._submit`, :func:`checked`, :func:`_check_legal`): a
+  1. **check** (:meth:`CommitPath._submit`, :meth:`CommitPath.commit`): a
      retried command id gets its first result again; otherwise the expected version, the
      match and the seat must be in play, and the command one of the seat's legal commands
      at this version (:mod:`.legal_cache`), so a bad command never reaches a domain service;
@@ -45,7 +46,6 @@ from typing import Any
 import grpc
 
 from frontier.engine import Seat, to_act
-from frontier.engine.decide import check
 from frontier.engine.domains import Domain, owner
 from frontier.engine.evolve import fold
 from frontier.engine.model import Command, Event, EventKind
@@ -67,6 +67,7 @@ from frontier.v1 import domain_pb2, events_pb2, types_pb2
 from frontier.wire.convert import command_to_proto, enum_to_proto
 
 from . import history, referee
+from .checks import check_legal, checked
 from .clients import DomainClients
 from .hosted_match import CommittedBatch, HostedMatch, SubmitResult
 from .legal_cache import Listed
@@ -149,7 +150,7 @@ class CommitPath:
     ) -> CommittedBatch:
         """Steps 1-6 for one resolved command; the caller holds the match's lock and has
         checked the version, the match and the seat."""
-        key = _check_legal(hosted, cmd)
+        key = check_legal(hosted, cmd)
         wire_cmd = command_to_proto(cmd)  # once: the domain's request and the batch
         events, wire, new_state, next_legal = await self._decide(hosted, cmd, wire_cmd)
         first = hosted.state.version + 1
@@ -343,81 +344,6 @@ class CommitPath:
         self.writes.cancel()
         for task in list(self._background):
             await task
-
-
-# ----- step 1: check ----------------------------------------------------------------------------
-def checked(
-    hosted: HostedMatch,
-    seat: Seat,
-    expected_version: int,
-    command: Command | None,
-    legal_id: str,
-) -> Command:
-    """The command a request names, once its version, the match and the seat allow it."""
-    if expected_version >= 0 and expected_version != hosted.state.version:
-        raise ServiceError(
-            grpc.StatusCode.ABORTED,
-            f"stale version: you expected {expected_version}, the match is at "
-            f"{hosted.state.version}",
-            "STALE_VERSION",
-        )
-    check_not_taken_over(hosted, seat)
-    return resolve(hosted, seat, command, legal_id)
-
-
-def check_not_taken_over(hosted: HostedMatch, seat: Seat) -> None:
-    """Refuse a seat's own command once the match ended (finished or abandoned), or once
-    the built-in bot plays the seat."""
-    if hosted.abandoned:
-        raise ServiceError(
-            grpc.StatusCode.FAILED_PRECONDITION,
-            "the match was abandoned (nobody acted in it for the server's idle timeout)",
-            "MATCH_ABANDONED",
-        )
-    if hosted.state.over:
-        raise ServiceError(
-            grpc.StatusCode.FAILED_PRECONDITION,
-            f"the match is over (winner: {hosted.state.winner})",
-            "MATCH_OVER",
-        )
-    if hosted.clock_of(seat).taken_over:
-        raise ServiceError(
-            grpc.StatusCode.FAILED_PRECONDITION,
-            f"seat {seat.value} missed {hosted.clock.strike_limit} deadlines and is played "
-            "by the built-in bot for the rest of the match",
-            "SEAT_TAKEN_OVER",
-        )
-
-
-def resolve(hosted: HostedMatch, seat: Seat, command: Command | None, legal_id: str) -> Command:
-    """The command a request names: a full command of the token's seat, or a legal id."""
-    if command is None:
-        found = hosted.legal(seat).by_id.get(legal_id)
-        if found is not None:
-            return found
-        raise ServiceError(
-            grpc.StatusCode.FAILED_PRECONDITION,
-            f"no legal command with id {shown(legal_id)} for seat {seat.value} now",
-            "UNKNOWN_LEGAL_ID",
-        )
-    if command.seat is not seat:
-        raise ServiceError(
-            grpc.StatusCode.PERMISSION_DENIED,
-            f"the token acts for seat {seat.value}, not {command.seat.value}",
-            "WRONG_SEAT",
-        )
-    return command
-
-
-def _check_legal(hosted: HostedMatch, cmd: Command) -> str:
-    """``cmd``'s key, once it is one of its seat's legal commands now (else the engine's
-    ``check`` raises, saying why not)."""
-    legal = hosted.legal(cmd.seat)
-    key = cmd.key()
-    if not legal.contains(cmd, key):
-        check(hosted.state, cmd, legal.commands)  # raises, saying why not
-        raise AssertionError(f"check() accepted {key}, not in the legal list")
-    return key
 
 
 # ----- step 2: the domain requests' context ------------------------------------------------------

@@ -35,7 +35,8 @@ from frontier.runtime.errors import ServiceError
 from frontier.runtime.failure_log import FailureLog
 
 from . import referee
-from .commit import CommitPath, resolve
+from .checks import resolve
+from .commit import CommitPath
 from .hosted_match import HostedMatch
 from .referee import AnsweredBy
 
