@@ -32,6 +32,7 @@ OPERATIONS = ROOT / "docs" / "operations.md"
 # What the alerts must cover (the alert names)
 COVERED = {
     "FrontierWritePathDown",
+    "FrontierEventStoreUnwritable",
     "FrontierCommitLatencyHigh",
     "FrontierStrikesHigh",
     "FrontierLeaseTakeovers",
