@@ -35,7 +35,6 @@ from pathlib import Path
 from typing import TypeVar
 
 import grpc
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from frontier.ops.stack import DOMAINS, Stack, StackConfig
 from frontier.v1 import match_pb2, match_pb2_grpc
@@ -251,20 +250,6 @@ def _wait_for(condition: Callable[[], bool], players: list[Player], bound_s: flo
 
 
 def _wait_serving(stack: Stack, name: str, bound_s: float) -> None:
-    """Poll the health check finely, on a channel that reconnects at once (the stack's own
-    wait polls every 0.1 s on a channel with gRPC's default back-off, which would hide part
-    of the recovery)."""
-    deadline = time.monotonic() + bound_s
-    with grpc.insecure_channel(stack.config.address(name), options=PROBE) as channel:
-        stub = health_pb2_grpc.HealthStub(channel)
-        while True:
-            try:
-                request = health_pb2.HealthCheckRequest(service="")
-                reply = stub.Check(request, timeout=1)  # type: ignore[attr-defined]
-                if reply.status == health_pb2.HealthCheckResponse.SERVING:
-                    return
-            except grpc.RpcError:
-                pass
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"{name} not SERVING within {bound_s:g} s")
-            time.sleep(0.005)
+    """The stack's own wait, polling finely on a channel that reconnects at once (its
+    defaults, a poll every 0.1 s on gRPC's back-off, would hide part of the recovery)."""
+    stack.wait_serving(name, bound_s, poll_s=0.005, options=PROBE)

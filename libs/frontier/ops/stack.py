@@ -32,7 +32,7 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from frontier.runtime.settings import DEFAULT_METRICS_PORTS, TlsSettings
-from frontier.runtime.tls import sync_channel
+from frontier.runtime.tls import ChannelOptions, sync_channel
 
 DOMAINS = ("map", "combat", "crafting", "scoring", "turn_order")
 
@@ -291,10 +291,20 @@ class Stack:
         )
         log.close()
 
-    def wait_serving(self, name: str, timeout: float = 30.0) -> None:
+    def wait_serving(
+        self,
+        name: str,
+        timeout: float = 30.0,
+        poll_s: float = 0.1,
+        options: ChannelOptions = (),
+    ) -> None:
+        """Wait until ``name``'s health check says SERVING, polling every ``poll_s`` on a
+        channel with ``options`` (a caller timing a recovery polls finely, on a channel that
+        reconnects at once)."""
         deadline = time.monotonic() + timeout
         proc = self.procs[name]
-        with sync_channel(self.config.address(name), self.config.client_tls()) as channel:
+        address = self.config.address(name)
+        with sync_channel(address, self.config.client_tls(), options) as channel:
             stub = health_pb2_grpc.HealthStub(channel)
             while True:
                 if proc.poll() is not None:
@@ -308,7 +318,7 @@ class Stack:
                     pass
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"{name} not SERVING after {timeout}s; see {self.logs}")
-                time.sleep(0.1)
+                time.sleep(poll_s)
 
     def kill(self, name: str) -> None:
         """SIGKILL one process (failure tests)."""
