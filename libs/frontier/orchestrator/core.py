@@ -65,8 +65,9 @@ class Orchestrator:
         # whether JetStream takes our writes: commands and creations fail fast while not
         self.write_path = write_path or WritePath()
         self.idle_timeout_s = idle_timeout_s  # 0: matches are never abandoned
-        self.host = MatchHost(bus, self._hosted, leases, finished_ttl_s, max_matches)
-        self.host.write_path = self.write_path
+        self.host = MatchHost(
+            bus, self._hosted, leases, finished_ttl_s, max_matches, self.write_path
+        )
         self.commits = CommitPath(
             bus, clients, snapshot_every, self.host.drop, settle_wait_s, self.write_path
         )

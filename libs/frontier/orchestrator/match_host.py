@@ -61,6 +61,7 @@ class MatchHost:
         leases: Leases | None = None,
         finished_ttl_s: float = 300.0,
         max_matches: int = 1000,
+        write_path: WritePath | None = None,
     ) -> None:
         self.bus = bus
         self.on_hosted = on_hosted  # a match came in (its referee starts if it needs one)
@@ -75,7 +76,8 @@ class MatchHost:
         self._failures = FailureLog(log)  # the renewal loop's: one line per outage
         self._creating = 0  # CreateMatch calls past the cap check, not in self.matches yet
         self.draining = False
-        self.write_path = WritePath()  # the orchestrator's own (core.py) replaces it
+        # whether JetStream takes our writes (the orchestrator's, shared with its commit path)
+        self.write_path = write_path or WritePath()
 
     async def create_match(
         self,
