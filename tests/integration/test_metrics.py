@@ -8,6 +8,7 @@ the owner of a match killed so that the other orchestrator takes its lease over.
 
 from __future__ import annotations
 
+import asyncio
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -132,6 +133,27 @@ def test_a_refused_command_shows_its_code(stack: Stack) -> None:
         assert total(after, "frontier_open_decisions") >= 1
         assert total(after, "frontier_matches_active") >= 1
         assert total(after, "frontier_matches_hosted") >= total(after, "frontier_matches_active")
+
+
+async def test_lookups_of_unknown_matches_leave_nothing_loading(stack: Stack) -> None:
+    """Anyone may ask for millions of ids that name no match: each is answered NOT_FOUND
+    and nothing of it stays in the orchestrator (its loading table drains to empty)."""
+    lookups, in_flight = 2000, 50
+    async with grpc.aio.insecure_channel(stack.config.address("orchestrator")) as channel:
+        stub = match_pb2_grpc.MatchServiceStub(channel)
+        gate = asyncio.Semaphore(in_flight)
+
+        async def look(n: int) -> grpc.StatusCode:
+            async with gate:
+                try:
+                    await stub.GetView(match_pb2.GetViewRequest(match_id=f"{n:032x}"))
+                except grpc.aio.AioRpcError as exc:
+                    return exc.code()
+            return grpc.StatusCode.OK
+
+        codes = await asyncio.gather(*(look(n) for n in range(lookups)))
+    assert set(codes) == {grpc.StatusCode.NOT_FOUND}
+    assert total(scrape(stack, "orchestrator"), "frontier_match_loads_in_flight") == 0
 
 
 def _wait(predicate: object, timeout: float, what: str) -> None:

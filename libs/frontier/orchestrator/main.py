@@ -61,7 +61,7 @@ async def run(
         bot_threads=settings.bot_threads,
         write_path=write_path,
     )
-    unwatch = watch_matches(core.matches)  # the gauges of hosted matches (metrics.py)
+    unwatch = watch_matches(core.matches, core.host.loading)  # gauges (metrics.py)
     peers = Peers(settings.call_timeout_s, settings)
 
     def register(server: grpc.aio.Server) -> None:

@@ -17,8 +17,8 @@ import contextlib
 import logging
 import secrets
 import uuid
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass, field
 
 import grpc
 
@@ -51,6 +51,14 @@ class CreatedMatch:
     host_token: str
 
 
+@dataclass(slots=True)
+class _LoadLock:
+    """One match id's loading lock and how many callers hold or wait for it."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
 class MatchHost:
     """The hosted matches by id: how each comes in (created, loaded, leased) and goes."""
 
@@ -71,7 +79,7 @@ class MatchHost:
         self.leases = leases
         self._unclaimed: set[str] = set()  # clocked matches whose lease another one held
         self.matches: dict[str, HostedMatch] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
+        self._loading: dict[str, _LoadLock] = {}  # ids being loaded now (see _load_lock)
         self._waking: set[asyncio.Task[None]] = set()  # watchers of dropped matches
         self._failures = FailureLog(log)  # the renewal loop's: one line per outage
         self._creating = 0  # CreateMatch calls past the cap check, not in self.matches yet
@@ -198,11 +206,12 @@ class MatchHost:
         if hosted is not None:
             hosted.touch()
             return hosted
-        lock = self._loading.setdefault(match_id, asyncio.Lock())
-        async with lock:
+        if not valid_id(match_id):
+            raise not_found(match_id)
+        async with self._load_lock(match_id):
             hosted = self.matches.get(match_id)
             if hosted is None:
-                if not valid_id(match_id) or await self.bus.get_match(match_id) is None:
+                if await self.bus.get_match(match_id) is None:
                     raise not_found(match_id)
                 await self._own(match_id)
                 loaded = await load_match(self.bus, match_id)
@@ -220,6 +229,28 @@ class MatchHost:
                 self.matches[match_id] = hosted
                 self.on_hosted(hosted)
         return hosted
+
+    @property
+    def loading(self) -> Mapping[str, object]:
+        """The ids being looked up or loaded now (a live view, for the metrics)."""
+        return self._loading
+
+    @contextlib.asynccontextmanager
+    async def _load_lock(self, match_id: str) -> AsyncIterator[None]:
+        """Serialise the loads of one match.  The entry lives only while somebody loads or
+        waits: lookups of ids that name no match (anyone can send millions) leave nothing
+        behind."""
+        entry = self._loading.get(match_id)
+        if entry is None:
+            entry = self._loading[match_id] = _LoadLock()
+        entry.users += 1
+        try:
+            async with entry.lock:
+                yield
+        finally:
+            entry.users -= 1
+            if not entry.users:
+                del self._loading[match_id]
 
     def _trusted(self, match_id: str) -> bool:
         """Whether nobody else can have written ``match_id`` since we last knew its lease

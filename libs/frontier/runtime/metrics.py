@@ -13,8 +13,9 @@ scrape never waits for the event loop.  What each process exports:
   reaches the commit path, whoever answered it; requests refused before it -- a bad token, a
   stale version -- show in the RPC histogram's codes), ``frontier_matches_hosted``,
   ``frontier_matches_active``, ``frontier_matches_finished_total``,
-  ``frontier_open_decisions``, ``frontier_strikes_total``, ``frontier_takeovers_total``,
-  ``frontier_lease_takeovers_total``, ``frontier_jetstream_publish_seconds``,
+  ``frontier_open_decisions``, ``frontier_match_loads_in_flight``,
+  ``frontier_strikes_total``, ``frontier_takeovers_total``, ``frontier_lease_takeovers_total``,
+  ``frontier_jetstream_publish_seconds``,
   ``frontier_write_path_up`` (1 while JetStream takes its writes, 0 while it does not) and
   ``frontier_write_path_failures_total{reason}`` (see orchestrator/write_path.py);
 * the domain services: ``frontier_projection_catch_ups_total`` (a request found its
@@ -305,15 +306,22 @@ class HostedMatches(Collector):
 
     def __init__(self) -> None:
         self.tables: list[Mapping[str, Any]] = []
+        self.loading: list[Mapping[str, Any]] = []  # each orchestrator's loads in flight
 
     def collect(self) -> Iterable[GaugeMetricFamily]:
         hosted = [h for table in list(self.tables) for h in list(table.values())]
+        loads = sum(len(table) for table in list(self.loading))
         active = [h for h in hosted if not h.state.over]
         waiting = [h for h in active if to_act(h.state) is not None]
         yield _gauge("frontier_matches_hosted", "matches held in memory", len(hosted))
         yield _gauge("frontier_matches_active", "hosted matches not over yet", len(active))
         yield _gauge(
             "frontier_open_decisions", "hosted matches waiting for a seat's answer", len(waiting)
+        )
+        yield _gauge(
+            "frontier_match_loads_in_flight",
+            "match ids being looked up or loaded now (none stays once the lookups end)",
+            loads,
         )
 
 
@@ -325,7 +333,17 @@ HOSTED = HostedMatches()
 REGISTRY.register(HOSTED)
 
 
-def watch_matches(matches: Mapping[str, Any]) -> Callable[[], None]:
-    """Export the gauges of ``matches`` until the returned function is called."""
+def watch_matches(
+    matches: Mapping[str, Any], loading: Mapping[str, Any] | None = None
+) -> Callable[[], None]:
+    """Export the gauges of ``matches`` (and of the ids being ``loading``) until the
+    returned function is called."""
     HOSTED.tables.append(matches)
-    return lambda: HOSTED.tables.remove(matches)
+    loads = loading if loading is not None else {}
+    HOSTED.loading.append(loads)
+
+    def unwatch() -> None:
+        HOSTED.tables.remove(matches)
+        HOSTED.loading.remove(loads)
+
+    return unwatch
