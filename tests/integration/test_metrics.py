@@ -156,6 +156,28 @@ async def test_lookups_of_unknown_matches_leave_nothing_loading(stack: Stack) ->
     assert total(scrape(stack, "orchestrator"), "frontier_match_loads_in_flight") == 0
 
 
+async def test_an_ended_matchs_replay_is_computed_once(stack: Stack) -> None:
+    """200 readers ask for one finished match's replay at once: it is read from the stream
+    and filtered once, and every reader gets the same text."""
+    address = stack.config.address("orchestrator")
+    played = await asyncio.to_thread(play_remote, address, 12, MIRROR)
+    assert played.verified
+    before = scrape(stack, "orchestrator")
+    async with grpc.aio.insecure_channel(address) as channel:
+        stub = match_pb2_grpc.MatchServiceStub(channel)
+        request = match_pb2.ExportReplayRequest(match_id=played.match_id)
+        replies = await asyncio.gather(*(stub.ExportReplay(request) for _ in range(200)))
+    assert len({reply.json for reply in replies}) == 1
+    after = scrape(stack, "orchestrator")
+    name = "frontier_replay_exports_total"
+
+    def moved(source: str) -> float:
+        return total(after, name, source=source) - total(before, name, source=source)
+
+    assert moved("computed") == 1
+    assert moved("joined") + moved("cache") == 199
+
+
 def _wait(predicate: object, timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():  # type: ignore[operator]

@@ -11,7 +11,8 @@ acts on it:
 * :class:`.decisions.Decisions` (``decisions``): the open decision, bot answers and the
   referee's automatic answers;
 * :class:`.seating.Seating` (``seating``): open seats, their claims and the host's powers;
-* :mod:`.history`: watching, seat replays and the event history.
+* :mod:`.history`: watching, seat replays and the event history; an ended match's replays
+  are computed once per reader and kept (:class:`.replay_cache.ReplayCache`, ``replays``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Mapping
 
 import grpc
 
@@ -39,6 +40,7 @@ from .decisions import DEFAULT_BOT_THREADS, Decisions, open_decision
 from .hosted_match import HostedMatch, SubmitResult
 from .leases import Leases
 from .match_host import MatchHost
+from .replay_cache import ReplayCache
 from .seating import Seating
 from .write_path import WritePath
 
@@ -75,6 +77,7 @@ class Orchestrator:
             self.commits, self.host.is_hosted, lambda: self.host.draining, bot_threads
         )
         self.seating = Seating(bus, self.host, self.commits, self.decisions)
+        self.replays = ReplayCache()  # ended matches' replays, computed once
 
     def _hosted(self, hosted: HostedMatch) -> None:
         """A match came in (created or loaded): its referee starts if it needs one."""
@@ -190,7 +193,14 @@ class Orchestrator:
     async def export_replay(self, match_id: str, token: str) -> str:
         """The match's history as the caller may see it (see ExportReplayResponse)."""
         hosted = await self.get(match_id)
-        return await history.export_replay(self.bus, hosted, self.viewer_for(hosted, token))
+        viewer = self.viewer_for(hosted, token)
+
+        def compute() -> Awaitable[str]:
+            return history.export_replay(self.bus, hosted, viewer)
+
+        if not hosted.ended:  # still growing: computed for this request alone
+            return await compute()
+        return await self.replays.get((match_id, viewer.value if viewer else "spectator"), compute)
 
     # ----- the server's life -------------------------------------------------------------------
     async def resume(self) -> None:

@@ -88,6 +88,13 @@ WRITE_PATH_FAILURES = Counter(
     "jetstream_unavailable, jetstream_disabled, disconnected, refused, other",
     ["reason"],
 )
+REPLAY_EXPORTS = Counter(
+    "frontier_replay_exports_total",
+    "ExportReplay answers, by where the replay came from: computed (read from the stream and "
+    "filtered), joined (waited for a computation already running) or cache (an ended match's "
+    "replay kept in memory)",
+    ["source"],
+)
 CATCH_UPS = Counter(
     "frontier_projection_catch_ups_total",
     "requests whose projection lagged and read the event stream itself",
