@@ -20,18 +20,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 
 import grpc
 
 from frontier.bots.standing import StandingPolicy
 from frontier.engine import Seat
-from frontier.engine.model import Command, Event
+from frontier.engine.model import Command
 from frontier.runtime.bus import Bus
 from frontier.runtime.errors import ServiceError
 from frontier.runtime.failure_log import FailureLog
 from frontier.store.matches import token_hash
-from frontier.v1 import events_pb2
+from frontier.v1 import match_pb2
+from frontier.wire.convert import event_to_proto
 
 from . import history
 from .clients import DomainClients
@@ -42,6 +43,7 @@ from .leases import Leases
 from .match_host import MatchHost
 from .replay_cache import ReplayCache
 from .seating import Seating
+from .spectators import Watchers, WatchLimits, reply_for, spectate
 from .write_path import WritePath
 
 log = logging.getLogger("frontier.orchestrator")
@@ -62,6 +64,7 @@ class Orchestrator:
         max_matches: int = 1000,
         bot_threads: int = DEFAULT_BOT_THREADS,
         write_path: WritePath | None = None,
+        watch_limits: WatchLimits | None = None,
     ) -> None:
         self.bus = bus
         # whether JetStream takes our writes: commands and creations fail fast while not
@@ -78,6 +81,7 @@ class Orchestrator:
         )
         self.seating = Seating(bus, self.host, self.commits, self.decisions)
         self.replays = ReplayCache()  # ended matches' replays, computed once
+        self.watchers = Watchers(watch_limits or WatchLimits())  # caps, spectators' feeds
 
     def _hosted(self, hosted: HostedMatch) -> None:
         """A match came in (created or loaded): its referee starts if it needs one."""
@@ -175,20 +179,38 @@ class Orchestrator:
 
     # ----- history -----------------------------------------------------------------------------
     async def watch(
-        self, match_id: str, token: str, from_version: int
-    ) -> AsyncIterator[tuple[int, Event, events_pb2.DecisionRecord | None]]:
-        """Events with seq > from_version as the caller may see them, then live ones."""
+        self,
+        match_id: str,
+        token: str,
+        from_version: int,
+        peer: str,
+        admitted: Callable[[], Awaitable[None]],
+    ) -> AsyncIterator[match_pb2.WatchEventsResponse]:
+        """Events with seq > from_version as the caller may see them, then live ones; the
+        stream counts against the caps of :mod:`.spectators` while it lasts (``admitted`` is
+        called once it is let in, before any event), and spectators share one conversion of
+        each event."""
         hosted = await self.get(match_id)
         viewer = self.viewer_for(hosted, token)
-        async for item in history.watch(
-            self.bus,
-            hosted,
-            viewer,
-            from_version,
-            lambda: self.draining,
-            lambda: not self.host.is_hosted(hosted),
-        ):
-            yield item
+        moved = lambda: not self.host.is_hosted(hosted)  # noqa: E731
+        with self.watchers.admit(hosted, peer, spectator=viewer is None) as feed:
+            await admitted()
+            if feed is not None:
+                async for reply in spectate(
+                    self.bus,
+                    hosted,
+                    feed,
+                    from_version,
+                    self.watchers.limits.max_lag,
+                    lambda: self.draining,
+                    moved,
+                ):
+                    yield reply
+                return
+            async for seq, event, record in history.watch(
+                self.bus, hosted, viewer, from_version, lambda: self.draining, moved
+            ):
+                yield reply_for(match_id, seq, event_to_proto(event), record)
 
     async def export_replay(self, match_id: str, token: str) -> str:
         """The match's history as the caller may see it (see ExportReplayResponse)."""

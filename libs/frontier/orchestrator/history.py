@@ -40,10 +40,10 @@ async def events_between(
     bus: Bus, hosted: HostedMatch, first: int, last: int
 ) -> list[tuple[int, Event]]:
     """The events with seq ``first..last`` (unfiltered), read from the stream if need be."""
-    return [(seq, event) async for seq, event, _ in _events(bus, hosted, first, last)]
+    return [(seq, event) async for seq, event, _ in iter_events(bus, hosted, first, last)]
 
 
-async def _events(
+async def iter_events(
     bus: Bus, hosted: HostedMatch, first: int, last: int
 ) -> AsyncIterator[tuple[int, Event, Noted | None]]:
     """Seq ``first..last`` with the record of each batch they begin: from memory when
@@ -84,6 +84,32 @@ def _noted(record: tuple[str, events_pb2.DecisionRecord] | None) -> Noted | None
     return (Seat(record[0]), record[1]) if record is not None else None
 
 
+async def watch_range(
+    bus: Bus, hosted: HostedMatch, viewer: Seat | None, first: int, last: int
+) -> AsyncIterator[tuple[int, Event, events_pb2.DecisionRecord | None]]:
+    """Seq ``first..last`` as ``viewer`` may see them, the first event of each batch with
+    the batch's decision record (as the viewer may see it)."""
+    reader = viewer.value if viewer else None
+    async for seq, event, noted in iter_events(bus, hosted, first, last):
+        record = referee.record_for(noted[1], noted[0].value, reader) if noted else None
+        yield seq, event_for(hosted.state, event, viewer), record
+
+
+def check_still_served(sent: int, draining: Callable[[], bool], moved: Callable[[], bool]) -> None:
+    """UNAVAILABLE, naming the version to watch again from, once the server drains or the
+    match moved to another orchestrator (no more events come here)."""
+    if draining():
+        raise ServiceError(
+            grpc.StatusCode.UNAVAILABLE,
+            f"the server is shutting down; watch again from version {sent}",
+        )
+    if moved():
+        raise ServiceError(
+            grpc.StatusCode.UNAVAILABLE,
+            f"the match moved to another orchestrator; watch again from version {sent}",
+        )
+
+
 async def watch(
     bus: Bus,
     hosted: HostedMatch,
@@ -104,29 +130,15 @@ async def watch(
 
     while True:
         version = hosted.state.version
-        async for seq, event, noted in _events(bus, hosted, sent + 1, version):
+        async for seq, event, record in watch_range(bus, hosted, viewer, sent + 1, version):
             sent = seq
-            record = (
-                referee.record_for(noted[1], noted[0].value, viewer.value if viewer else None)
-                if noted is not None
-                else None
-            )
-            yield seq, event_for(hosted.state, event, viewer), record
+            yield seq, event, record
         # Not merely "ended": the match may have played on to its end while the events up
         # to ``version`` were being sent (each yield waits for the reader); those after it
         # are sent first.
         if hosted.ended and sent >= hosted.state.version:
             return
-        if draining():
-            raise ServiceError(
-                grpc.StatusCode.UNAVAILABLE,
-                f"the server is shutting down; watch again from version {sent}",
-            )
-        if moved():
-            raise ServiceError(
-                grpc.StatusCode.UNAVAILABLE,
-                f"the match moved to another orchestrator; watch again from version {sent}",
-            )
+        check_still_served(sent, draining, moved)
         async with hosted.changed:
             await hosted.changed.wait_for(newer)
 

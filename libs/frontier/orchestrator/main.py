@@ -22,6 +22,7 @@ from .core import Orchestrator
 from .leases import Leases
 from .peers import Peers
 from .servicer import MatchServicer
+from .spectators import WatchLimits, trusted_networks
 from .write_path import WritePath
 
 SERVICE_NAME = match_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name
@@ -60,6 +61,12 @@ async def run(
         max_matches=settings.max_matches,
         bot_threads=settings.bot_threads,
         write_path=write_path,
+        watch_limits=WatchLimits(
+            per_match=settings.watchers_per_match,
+            per_address=settings.watchers_per_address,
+            max_lag=settings.watch_max_lag,
+            trusted=trusted_networks(settings.watch_trusted_addresses),
+        ),
     )
     unwatch = watch_matches(core.matches, core.host.loading)  # gauges (metrics.py)
     peers = Peers(settings.call_timeout_s, settings)

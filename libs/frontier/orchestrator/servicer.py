@@ -349,18 +349,19 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
                 except grpc.aio.AioRpcError as failed:
                     raise peer_failure(failed) from None
                 return
-            async for seq, event, record in self.core.watch(
-                request.match_id, request.seat_token, request.from_version
+
+            async def admitted() -> None:
+                # the client knows it is let in before the first event (a new match has none)
+                await context.send_initial_metadata(())
+
+            async for reply in self.core.watch(
+                request.match_id,
+                request.seat_token,
+                request.from_version,
+                context.peer(),
+                admitted,
             ):
-                yield match_pb2.WatchEventsResponse(
-                    envelope=events_pb2.EventEnvelope(
-                        match_id=request.match_id,
-                        seq=seq,
-                        state_version=seq,
-                        event=event_to_proto(event),
-                    ),
-                    decision=record,
-                )
+                yield reply
         except Exception as exc:
             await abort(context, exc)
 

@@ -6,9 +6,10 @@ readable message instead of failing later in the middle of a match.
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Literal
 
-from pydantic import Field, FilePath, model_validator
+from pydantic import Field, FilePath, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # Prometheus /metrics, one port per service so that a single host runs them all side by side
@@ -188,6 +189,39 @@ class OrchestratorSettings(ServiceSettings):
         description="worker threads the built-in bots (bot seats, takeovers) think in, off "
         "the event loop; more matches' bots wait their turn",
     )
+
+    watchers_per_match: int = Field(
+        default=1000,
+        ge=1,
+        description="spectator streams (WatchEvents without a seat token) one match may have "
+        "on this orchestrator; more are refused (watch through the web gateway instead)",
+    )
+    watchers_per_address: int = Field(
+        default=256,
+        ge=1,
+        description="watch streams one client address may hold open on this orchestrator "
+        "(addresses in FRONTIER_WATCH_TRUSTED_ADDRESSES are not counted)",
+    )
+    watch_max_lag: int = Field(
+        default=512,
+        ge=16,
+        le=100_000,
+        description="events a live spectator may fall behind the match before its stream is "
+        "cut with the version to resume from",
+    )
+    watch_trusted_addresses: str = Field(
+        default="",
+        description="comma-separated client addresses or networks (the web gateways, e.g. "
+        "'10.0.0.7,172.16.0.0/12') exempt from FRONTIER_WATCHERS_PER_ADDRESS",
+    )
+
+    @field_validator("watch_trusted_addresses")
+    @classmethod
+    def _trusted_addresses_parse(cls, value: str) -> str:
+        for entry in (e.strip() for e in value.split(",")):
+            if entry:
+                ipaddress.ip_network(entry, strict=False)  # ValueError names the entry
+        return value
 
     @model_validator(mode="after")
     def _retention_outlives_idle_matches(self) -> OrchestratorSettings:
