@@ -364,8 +364,12 @@ def _file(page: _Page, file: pb.FileDescriptorProto, types: _Types) -> None:
 
 
 def _contents(page: _Page, files: Sequence[pb.FileDescriptorProto]) -> None:
-    """One line per file: a link to it, then to each of its services, messages and enums."""
+    """The services first (where a client starts), then one line per file: a link to it,
+    then to each of its services, messages and enums."""
     page.heading(2, "Contents")
+    services = sorted(s.name for f in files for s in f.service)
+    if services:
+        page.add("Services: " + ", ".join(f"[`{n}`](#{anchor(n)})" for n in services) + ".")
     lines = []
     for file in files:
         name = Path(file.name).name

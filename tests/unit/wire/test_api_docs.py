@@ -170,6 +170,7 @@ def test_definitions_follow_the_file_order_with_nested_types_after_their_parent(
     headings = re.findall(r"^### `([\w.]+)`", page, flags=re.MULTILINE)
     assert headings == ["Greeter", "Color", "GreetRequest", "GreetRequest.Inner", "GreetResponse"]
     assert "- [`sample.proto`](#sampleproto): [`Greeter`](#greeter), [`Color`](#color)," in page
+    assert "## Contents\n\nServices: [`Greeter`](#greeter).\n" in page
 
 
 def test_enums_list_values_with_leading_and_trailing_comments_and_reserved_numbers(
