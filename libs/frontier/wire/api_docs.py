@@ -7,7 +7,9 @@ copy drifts from it.  ``protoc`` (grpc_tools, a dev dependency) parses the files
 FileDescriptorSet with source info, whose locations hold the comments; the page renders the
 ``frontier.v1`` files only, and names (or links to the public docs of) the Google types they
 import.  One page rather than one per file: a type is found by its name alone, wherever it is
-declared, and the links between types stay within the page.
+declared, and the links between types stay within the page.  It is rendered here because no
+kept protoc documentation plugin installs from the package registries (the common one,
+protoc-gen-doc, ships as a Go binary), and the descriptors carry all it needs.
 
 The output depends only on the protos, so ``make api-docs`` rewrites the committed page and
 ``tests/unit/wire/test_api_docs.py`` fails while it is stale.
