@@ -26,7 +26,7 @@ WEB_BUNDLE  := libs/frontier/web/static/app.js
 
 PYTEST_ARGS ?=
 
-.PHONY: help venv proto proto-baseline node-bot web run test test-unit test-integration lint bench \
+.PHONY: help venv proto proto-baseline api-docs node-bot web run test test-unit test-integration lint bench \
 	constraints clean \
 	images image-base image-nats image-frontier docker-check
 
@@ -66,6 +66,14 @@ $(PROTO_STAMP): $(PROTO_SRC) $(VENV_STAMP)
 		--python_out=libs --grpc_python_out=libs --mypy_out=libs --mypy_grpc_out=libs \
 		$(PROTO_SRC)
 	@touch $@
+
+# The API reference, one Markdown page rendered from the comments of proto/frontier/v1/*.proto
+# (protoc parses them; frontier.wire.api_docs writes the page).  Run it after a proto edit:
+# tests/unit/wire/test_api_docs.py fails while the committed page differs.
+API_DOCS := docs/api-reference.md
+
+api-docs: venv proto ## Regenerate docs/api-reference.md from the comments of proto/frontier/v1/*.proto
+	$(PY) -m frontier.wire.api_docs --proto-root $(PROTO_ROOT) --out $(API_DOCS)
 
 # The Node.js reference bot (bots/node): exact versions from package-lock.json, from the npm
 # registry.  Without npm the target says so and succeeds: the tests that need node skip.
