@@ -8,10 +8,10 @@ view of the same reader.  A JSON key that no table names is a failure, at any de
 new key in ``frontier.engine.view`` fails here until it has a typed field and a table row.
 
 The states come from random playouts of lineups with every faction (Vagabonds of each
-character, Eyrie, Alliance), with and without R4's team hands, sampled every few commands
-and at every command that leaves a battle or a decision open, and are read by every seat and
-by the spectator.  The few JSON facts the typed view gives in another shape are normalised
-on the JSON side, each with its reason (``_json_as_typed``).
+character, Eyrie, Alliance), with and without R4's team hands, sampled every other command
+and at every command that leaves a battle or a queue of decisions open, and are read by
+every seat and by the spectator.  The few JSON facts the typed view gives in another shape
+are normalised on the JSON side, each with its reason (``_json_as_typed``).
 """
 
 from __future__ import annotations
