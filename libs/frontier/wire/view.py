@@ -135,6 +135,9 @@ def _vagabond(board: Mapping[str, Any]) -> types_pb2.VagabondBoard:
         ruins_explored=board["ruins_explored"],
         quests_completed=board["quests_completed"],
         legendary=board["legendary"],
+        quests_by_suit=[
+            types_pb2.SuitCount(suit=_SUITS[s], count=n) for s, n in board["quests_by_suit"].items()
+        ],
     )
 
 
@@ -150,10 +153,13 @@ def _eyrie(board: Mapping[str, Any]) -> types_pb2.EyrieBoard:
     )
 
 
-def _alliance(board: Mapping[str, Any], private: Mapping[str, Any]) -> types_pb2.AllianceBoard:
+def _alliance(
+    board: Mapping[str, Any], private: Mapping[str, Any] | None
+) -> types_pb2.AllianceBoard:
     return types_pb2.AllianceBoard(
         supporters_count=board["supporters"],
-        supporters=private.get("supporters", ()),
+        supporters=private["supporters"] if private is not None else (),
+        supporters_visible=private is not None,
         officers=board["officers"],
         bases_left=[_SUITS[s] for s in board["bases_left"]],
         sympathy_placed=board["sympathy_placed"],
@@ -183,19 +189,21 @@ def _seat_view(entry: Mapping[str, Any], data: Mapping[str, Any]) -> types_pb2.S
     elif faction is Faction.EYRIE:
         msg.eyrie.CopyFrom(_eyrie(board))
     elif faction is Faction.ALLIANCE:
-        msg.alliance.CopyFrom(_alliance(board, data["private"].get(name, {})))
+        msg.alliance.CopyFrom(_alliance(board, data["private"].get(name)))
     return msg
 
 
-def _decision(entry: Mapping[str, Any] | None) -> types_pb2.DecisionView | None:
-    if entry is None:
-        return None
+def _decision(entry: Mapping[str, Any]) -> types_pb2.DecisionView:
+    """One entry of the view's ``decisions`` (``decision`` is the first, without its piece
+    and cards, which the typed ``decision`` carries too, being that same first entry)."""
     return types_pb2.DecisionView(
         seat=_seat(entry["seat"]),
         kind=entry["kind"],
         clearing=entry["clearing"],
         target=entry["target"],
         count=entry["count"],
+        piece=entry["piece"],
+        cards=entry["cards"],
     )
 
 
@@ -210,6 +218,16 @@ def _battle(entry: Mapping[str, Any] | None) -> types_pb2.BattleView | None:
         dice=entry["dice"],
         ambush=entry["ambush"],
         looting=entry["looting"],
+        hits_to_defender=entry["hits_to_defender"],
+        hits_to_attacker=entry["hits_to_attacker"],
+        extra_to_defender=entry["extra_to_defender"],
+        extra_to_attacker=entry["extra_to_attacker"],
+        ignore_rolled_by_attacker=entry["ignore_rolled_by_attacker"],
+        ignore_rolled_by_defender=entry["ignore_rolled_by_defender"],
+        effects_used=entry["effects_used"],
+        removed_warriors=[
+            types_pb2.SeatCount(seat=_seat(s), count=n) for s, n in entry["removed_warriors"]
+        ],
     )
 
 
@@ -232,6 +250,8 @@ def _view(data: Mapping[str, Any]) -> types_pb2.View:
     dropped: Mapping[str, list[Mapping[str, str]]] = data["dropped"]
     carried: Mapping[str, Mapping[str, list[Mapping[str, str]]]] = data["carried"]
     scores: Mapping[str, int] = data["scores"]
+    decisions = [_decision(d) for d in data["decisions"]]
+    options: Mapping[str, Any] = data["options"]
     msg = types_pb2.View(
         viewer=_seat(viewer if viewer != SPECTATOR else ""),
         round=data["round"],
@@ -256,7 +276,7 @@ def _view(data: Mapping[str, Any]) -> types_pb2.View:
         ],
         quests=data["quests"],
         quest_deck_count=data["quest_deck_count"],
-        decision=_decision(data["decision"]),
+        decision=decisions[0] if data["decision"] is not None else None,
         battle=_battle(data["battle"]),
         phase=data["phase"],
         turn_seat=_seat(data["turn_seat"] if not data["winner"] else ""),
@@ -267,6 +287,15 @@ def _view(data: Mapping[str, Any]) -> types_pb2.View:
             types_pb2.SeatCards(seat=_seat(s), cards=sorted(cards))
             for s, cards in _in_seat_order(data["known_hands"])
         ],
+        options=types_pb2.RuleOptions(
+            team_hands_visible=options["team_hands_visible"],
+            max_rounds=options["max_rounds"],
+            winning_score=options["winning_score"],
+        ),
+        decisions=decisions,
+        march_left=data["march_left"],
+        used=[types_pb2.TurnCounter(key=k, count=n) for k, n in data["used"].items()],
+        ruin_pool=[_ITEMS[i] for i in data["ruin_pool"]],
     )
     for c in data["clearings"]:
         _add_clearing(msg.clearings.add(), c, dropped.get(c["id"], ()), carried.get(c["id"], {}))
