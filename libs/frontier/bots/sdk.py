@@ -296,7 +296,7 @@ class BotClient:
         if chosen in refused or all(c.id != chosen for c in options):
             chosen = options[0].id
         outgoing.put_nowait(
-            bot_pb2.PlayRequest(answer=bot_pb2.Answer(decision_id=decision.id, command_id=chosen))
+            bot_pb2.PlayRequest(answer=bot_pb2.Answer(decision_id=decision.id, legal_id=chosen))
         )
         result.answers += 1
 

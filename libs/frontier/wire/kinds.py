@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from google.protobuf.descriptor import EnumDescriptor
 
@@ -36,6 +36,7 @@ __all__ = [
     "SEATS",
     "SUITS",
     "TEAMS",
+    "Names",
     "enum_prefix",
     "names_of",
 ]
@@ -67,9 +68,17 @@ def _members(descriptor: EnumDescriptor, engine: Iterable[StrEnum]) -> dict[str,
     return out
 
 
-def _typed(table: Mapping[str, int], _: type[_V]) -> dict[str, _V]:
+class Names(dict[str, _V]):
+    """Engine name -> enum number; a name it lacks reads as 0, ``*_UNSPECIFIED`` (views show
+    a new faction's piece kinds with the string alone rather than failing)."""
+
+    def __missing__(self, key: str) -> _V:
+        return cast(_V, 0)
+
+
+def _typed(table: Mapping[str, int], _: type[_V]) -> Names[_V]:
     """The table with the enum's ``ValueType`` for mypy (the numbers are the same ints)."""
-    return dict(table)  # type: ignore[arg-type]
+    return Names(cast(Mapping[str, _V], table))
 
 
 _K = kinds_pb2.DESCRIPTOR.enum_types_by_name
