@@ -7,10 +7,22 @@ from typing import Any
 
 import pytest
 
+from frontier.engine import evolve, initial_state, make_config
+from frontier.engine.lineup import R2_DEFAULT_LINEUP
 from frontier.engine.model import Command, CommandKind, Event, EventKind, Seat
+from frontier.engine.view import view
 from frontier.v1 import kinds_pb2, types_pb2
-from frontier.wire import WireError, command_from_proto, command_to_proto, event_to_proto, twins
+from frontier.wire import (
+    WireError,
+    command_from_proto,
+    command_to_proto,
+    event_to_proto,
+    kinds,
+    twins,
+)
 from frontier.wire.twins import TWIN_FIRST
+from frontier.wire.view import view_to_proto
+from tests.engine_helpers import playout as engine_playout
 from tests.unit.wire.test_wire_playouts import playout
 
 
@@ -125,3 +137,40 @@ def test_playout_strings_of_a_known_vocabulary_all_have_twins() -> None:
             twin = table.get(event.kind)
             if twin is not None and value:
                 assert value in twin.names, event
+
+
+def _view_twins_agree(msg: types_pb2.View) -> int:
+    """Check every enum twin of a typed view against its string; the number checked."""
+    checked = 0
+    counts = [p for s in msg.seats for p in s.supply]
+    for clearing in msg.clearings:
+        counts += [p for pieces in clearing.pieces for p in (*pieces.buildings, *pieces.tokens)]
+    for count in counts:
+        assert count.piece and count.piece == kinds.PIECES[count.kind], count
+    for seat in msg.seats:
+        for rel in seat.vagabond.relationships:
+            assert rel.relationship and rel.relationship == kinds.RELATIONSHIPS[rel.level]
+        eyrie = seat.eyrie
+        assert eyrie.leader_kind == kinds.LEADERS[eyrie.leader]
+        assert list(eyrie.candidate_leaders) == [kinds.LEADERS[n] for n in eyrie.candidates]
+        assert list(eyrie.deposed_leaders) == [kinds.LEADERS[n] for n in eyrie.deposed]
+        for column in eyrie.decree:
+            assert column.column_kind and column.column_kind == kinds.COLUMNS[column.column]
+    if msg.HasField("decision"):
+        decision = msg.decision
+        assert decision.decision_kind and decision.decision_kind == kinds.DECISIONS[decision.kind]
+        assert decision.target_seat == kinds.SEATS.get(decision.target, 0)
+        checked += 1
+    return checked + len(counts)
+
+
+def test_a_views_twins_agree_with_its_strings_through_a_match() -> None:
+    final, log = engine_playout(5, 6, lineup=R2_DEFAULT_LINEUP, max_rounds=2)
+    state = initial_state(make_config(seed=5, lineup=R2_DEFAULT_LINEUP, max_rounds=2))
+    checked = 0
+    for n, (_, events) in enumerate(log):
+        for event in events:
+            evolve(state, event)
+        if n % 2 == 0:
+            checked += _view_twins_agree(view_to_proto(view(state, None)))
+    assert state.version == final.version and checked > 500
