@@ -182,7 +182,8 @@ async def test_a_bot_plays_by_legal_id_enum_twins_and_the_decision_version(
                 )
             )
             rejected = (await bot.expect("rejected")).rejected
-            assert "different" in rejected.reason and rejected.command_id == first
+            assert "different" in rejected.reason
+            assert rejected.command_id == rejected.legal_id == first
             bot.send(
                 bot_pb2.PlayRequest(
                     answer=bot_pb2.Answer(decision_id=decision.decision_id, legal_id=first)

@@ -70,6 +70,7 @@ class _Session:
                     strike=bot_pb2.Strike(
                         decision_id=record.decision_id,
                         command_id=command.key(),
+                        legal_id=command.key(),
                         strikes=record.strikes,
                         strike_limit=self.strike_limit,
                         taken_over=record.taken_over,
@@ -277,6 +278,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                     rejected=bot_pb2.AnswerRejected(
                         decision_id=answer.decision_id[:64],
                         command_id=legal_id[:256],
+                        legal_id=legal_id[:256],
                         reason=reason,
                     )
                 )
