@@ -29,6 +29,7 @@ from frontier.wire.errors import WireError
 
 __all__ = [
     "COMMAND_PIECE",
+    "COMMAND_TWINS",
     "EVENT_PIECE",
     "EVENT_TEXT",
     "TWIN_FIRST",
@@ -150,11 +151,11 @@ def fill_event(record: Event, msg: types_pb2.Event) -> None:
 
 
 # Command's twins, by the string field they stand for.
-_COMMAND_TWINS: dict[str, tuple[Twin, ...]] = {
+COMMAND_TWINS: dict[str, tuple[Twin, ...]] = {
     "target": (_TARGET_SEAT, _REWARD),
     "piece": (_PIECE_KIND, _ITEM, _SUIT, _LEADER, _COLUMN),
 }
-_TWIN_FIELDS = tuple(t.field for twins in _COMMAND_TWINS.values() for t in twins)
+_TWIN_FIELDS = tuple(t.field for twins in COMMAND_TWINS.values() for t in twins)
 
 
 def has_twins(msg: types_pb2.Command) -> bool:
@@ -174,7 +175,7 @@ def with_twins(record: Command, msg: types_pb2.Command) -> Command:
     """``record`` (decoded from ``msg``'s strings) with each empty string filled from its
     twin; :class:`WireError` when twins disagree with each other or with the strings."""
     filled: dict[str, str] = {}
-    for string, twins in _COMMAND_TWINS.items():
+    for string, twins in COMMAND_TWINS.items():
         names = {}
         for twin in twins:
             number = getattr(msg, twin.field)
