@@ -7,6 +7,7 @@ import json
 import grpc
 import pytest
 
+from frontier.bots.sdk import Decision
 from frontier.engine import Seat
 from frontier.ops.stack import Stack
 from frontier.runtime.errors import reason_in
@@ -172,6 +173,7 @@ async def test_a_bot_plays_by_legal_id_enum_twins_and_the_decision_version(
             await bot.expect("welcome")
             decision = (await bot.expect("decision")).decision
             assert decision.decision_version == int(decision.decision_id)
+            assert Decision.from_proto(Seat.A1, decision).version == decision.decision_version
             assert decision.decision_kind == DECISIONS[decision.kind]
             first, second = decision.legal[0].id, decision.legal[1].id
             bot.send(

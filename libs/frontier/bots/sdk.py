@@ -79,6 +79,8 @@ class Decision:
     reserve_ms: int
     server_time_unix_ms: int
     typed_view: types_pb2.View = field(default_factory=types_pb2.View)  # the same, typed
+    # the state version the decision opened at: SubmitCommandRequest.expected_version
+    version: int = 0
 
     def time_left_ms(self) -> float | None:
         """Milliseconds until the deadline by the server's clock (None: no deadline)."""
@@ -99,6 +101,7 @@ class Decision:
             reserve_ms=request.reserve_ms,
             server_time_unix_ms=request.server_time_unix_ms,
             typed_view=request.view,
+            version=request.decision_version,
         )
 
 
