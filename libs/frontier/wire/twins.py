@@ -34,6 +34,7 @@ __all__ = [
     "EVENT_TEXT",
     "TWIN_FIRST",
     "Twin",
+    "command_twins",
     "fill_command",
     "fill_event",
     "has_twins",
@@ -108,18 +109,28 @@ _SEATS, _TEAMS = kinds.SEATS, kinds.TEAMS
 
 def fill_command(record: Command, msg: types_pb2.Command) -> None:
     """Write the twins of ``record``'s strings into ``msg`` (its converted message)."""
+    for field, number in command_twins(record).items():
+        setattr(msg, field, number)
+
+
+def command_twins(record: Command) -> dict[str, int]:
+    """Twin field -> number for each string of ``record`` that names something."""
+    out: dict[str, int] = {}
     target = record.target
     if target:
         seat = _SEATS.get(target)
         if seat:
-            msg.target_seat = seat
+            out["target_seat"] = seat
         elif (twin := _COMMAND_TARGET.get(record.kind)) is not None and (
             number := twin.names.get(target, 0)
         ):
-            setattr(msg, twin.field, number)
+            out[twin.field] = number
     piece = record.piece
-    if piece:
-        _put(msg, COMMAND_PIECE.get(record.kind), piece)
+    if piece and (twin := COMMAND_PIECE.get(record.kind)) is not None:
+        number = twin.names.get(piece, 0)
+        if number:
+            out[twin.field] = number
+    return out
 
 
 def _put(msg: types_pb2.Command | types_pb2.Event, twin: Twin | None, value: str) -> None:
@@ -174,6 +185,10 @@ def has_twins(msg: types_pb2.Command) -> bool:
 def with_twins(record: Command, msg: types_pb2.Command) -> Command:
     """``record`` (decoded from ``msg``'s strings) with each empty string filled from its
     twin; :class:`WireError` when twins disagree with each other or with the strings."""
+    sent = {field: number for field in _TWIN_FIELDS if (number := getattr(msg, field))}
+    derived = command_twins(record)
+    if all(derived.get(field) == number for field, number in sent.items()):
+        return record  # the twins say what the strings say (every command a server sends)
     filled: dict[str, str] = {}
     for string, twins in COMMAND_TWINS.items():
         names = {}
@@ -196,13 +211,11 @@ def with_twins(record: Command, msg: types_pb2.Command) -> Command:
             target=filled.get("target", record.target),
             piece=filled.get("piece", record.piece),
         )
-    derived = types_pb2.Command()
-    fill_command(result, derived)
-    for field in _TWIN_FIELDS:
-        sent = getattr(msg, field)
-        if sent and sent != getattr(derived, field):
+    derived = command_twins(result)
+    for field, number in sent.items():
+        if number != derived.get(field):
             raise WireError(
-                f"Command.{field} ({sent}) does not match target {result.target!r} and "
+                f"Command.{field} ({number}) does not match target {result.target!r} and "
                 f"piece {result.piece!r} of a {result.kind.value} command"
             )
     return result
