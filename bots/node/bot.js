@@ -132,7 +132,7 @@ function playOnce(client, args, policy, stats) {
     const answer = () => {
       const pick = policy(open, refused);
       if (pick === null) return; // everything refused: the server's deadline decides
-      call.write({ answer: { decision_id: open.decision_id, command_id: pick.id } });
+      call.write({ answer: { decision_id: open.decision_id, legal_id: pick.id } });
       stats.answers += 1;
     };
 

@@ -7,9 +7,12 @@ import json
 import grpc
 import pytest
 
+from frontier.bots.sdk import Decision
 from frontier.engine import Seat
 from frontier.ops.stack import Stack
-from frontier.v1 import match_pb2, match_pb2_grpc
+from frontier.runtime.errors import reason_in
+from frontier.v1 import bot_pb2, match_pb2, match_pb2_grpc, types_pb2
+from frontier.wire.kinds import DECISIONS, PIECES
 
 from .bot_helpers import MIRROR, RawStream, bot_processes, create, replay
 from .stream_check import stored_batches
@@ -141,5 +144,71 @@ async def test_a_token_plays_only_its_own_seat(
                     await a1.next()
                 assert exc.value.code() is grpc.StatusCode.ABORTED
                 assert (await newer.expect("decision")).decision.decision_id == "0"
+
+    await scenario()
+
+
+async def test_a_bot_plays_by_legal_id_enum_twins_and_the_decision_version(
+    stack: Stack, match_stub: match_pb2_grpc.MatchServiceStub
+) -> None:
+    """One encoding per thing: Answer.legal_id, DecisionRequest.decision_version as the
+    expected_version, a Command whose enum twin stands in for its string."""
+    match = create(match_stub, seed=35)
+    address = stack.config.address("orchestrator")
+    token = match.tokens[Seat.A1]
+
+    def submit(command: types_pb2.Command, version: int) -> match_pb2.SubmitCommandResponse:
+        return match_stub.SubmitCommand(
+            match_pb2.SubmitCommandRequest(
+                match_id=match.match_id,
+                seat_token=token,
+                command=command,
+                expected_version=version,
+            )
+        )
+
+    async def scenario() -> None:
+        async with RawStream(address) as bot:
+            bot.hello(match.match_id, token)
+            await bot.expect("welcome")
+            decision = (await bot.expect("decision")).decision
+            assert decision.decision_version == int(decision.decision_id)
+            assert Decision.from_proto(Seat.A1, decision).version == decision.decision_version
+            assert decision.decision_kind == DECISIONS[decision.kind]
+            first, second = decision.legal[0].id, decision.legal[1].id
+            bot.send(
+                bot_pb2.PlayRequest(
+                    answer=bot_pb2.Answer(
+                        decision_id=decision.decision_id, legal_id=first, command_id=second
+                    )
+                )
+            )
+            rejected = (await bot.expect("rejected")).rejected
+            assert "different" in rejected.reason
+            assert rejected.command_id == rejected.legal_id == first
+            bot.send(
+                bot_pb2.PlayRequest(
+                    answer=bot_pb2.Answer(decision_id=decision.decision_id, legal_id=first)
+                )
+            )
+            # the Marquise's setup goes on with its buildings: their piece has a twin
+            following = (await bot.expect("decision")).decision
+        build = next(c.command for c in following.legal if c.command.piece_kind)
+        assert build.piece_kind == PIECES[build.piece]
+        disagreeing = types_pb2.Command()
+        disagreeing.CopyFrom(build)
+        disagreeing.piece_kind = PIECES["wood"]
+        with pytest.raises(grpc.RpcError) as exc:
+            submit(disagreeing, following.decision_version)
+        assert exc.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+        assert reason_in(exc.value.trailing_metadata()) == "MALFORMED"
+        by_twin = types_pb2.Command()
+        by_twin.CopyFrom(build)
+        by_twin.piece = ""  # the twin alone names the building
+        reply = submit(by_twin, following.decision_version)
+        assert reply.version > following.decision_version
+        placed = [e.event for e in reply.events if e.event.piece_kind]
+        assert placed and placed[0].piece == build.piece
+        assert placed[0].seat_id == types_pb2.SEAT_A1
 
     await scenario()

@@ -83,7 +83,7 @@ async def test_the_reserve_pays_for_slow_answers_and_deadlines_are_announced(
         assert strike.decision_id == second.decision_id
         assert (strike.strikes, strike.strike_limit, strike.taken_over) == (1, 3, False)
         legal = [command_from_proto(c.command) for c in second.legal]
-        assert strike.command_id == default_command(legal).key()
+        assert strike.command_id == strike.legal_id == default_command(legal).key()
         third = (await bot.expect("decision")).decision
         assert third.reserve_ms == 0
     slow, timed_out, *_ = [

@@ -58,12 +58,14 @@ def test_a_match_played_from_turn_notices_alone_notifies_each_seat_of_its_own_de
         asked[seat].append(str(match.version))
         notice = follow[seat].next()  # a seat acts only once told to
         assert notice.decision_id == str(match.version) and not notice.match_over
+        assert notice.decision_version == match.version  # the expected_version to pass
         assert notice.deadline_unix_ms == 0 and notice.server_time_unix_ms > 0
         view = match_stub.GetView(
             match_pb2.GetViewRequest(match_id=match.match_id, seat_token=match.tokens[seat])
         ).view
         own = view.decision.kind if view.decision.seat == view.viewer else ""
         assert notice.kind == own
+        assert notice.decision_kind == (view.decision.decision_kind if own else 0)
         match.step(n)
         n += 1
     for seat, follower in follow.items():

@@ -79,6 +79,8 @@ class Decision:
     reserve_ms: int
     server_time_unix_ms: int
     typed_view: types_pb2.View = field(default_factory=types_pb2.View)  # the same, typed
+    # the state version the decision opened at: SubmitCommandRequest.expected_version
+    version: int = 0
 
     def time_left_ms(self) -> float | None:
         """Milliseconds until the deadline by the server's clock (None: no deadline)."""
@@ -99,6 +101,7 @@ class Decision:
             reserve_ms=request.reserve_ms,
             server_time_unix_ms=request.server_time_unix_ms,
             typed_view=request.view,
+            version=request.decision_version,
         )
 
 
@@ -296,7 +299,7 @@ class BotClient:
         if chosen in refused or all(c.id != chosen for c in options):
             chosen = options[0].id
         outgoing.put_nowait(
-            bot_pb2.PlayRequest(answer=bot_pb2.Answer(decision_id=decision.id, command_id=chosen))
+            bot_pb2.PlayRequest(answer=bot_pb2.Answer(decision_id=decision.id, legal_id=chosen))
         )
         result.answers += 1
 

@@ -44,6 +44,15 @@ def _decision_handlers(kind: str) -> tuple[_DecisionOptions, _DecisionAnswer]:
     return handlers
 
 
+def decision_kinds() -> frozenset[str]:
+    """Every decision kind the engine may open: the shared rules' and each registered
+    faction's.  The wire's DecisionKind enum must name each one (a unit test checks)."""
+    kinds = set(_DECISIONS)
+    for rules in REGISTRY.values():
+        kinds.update(rules.decisions)
+    return frozenset(kinds)
+
+
 def to_act(state: State) -> Seat | None:
     """The seat whose answer the match waits for (None once it is over)."""
     if state.over:

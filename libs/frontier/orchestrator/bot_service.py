@@ -31,6 +31,7 @@ from frontier.engine.model import Command
 from frontier.runtime.errors import GrpcContext, ServiceError, abort, status_for
 from frontier.v1 import bot_pb2, bot_pb2_grpc, events_pb2, types_pb2
 from frontier.wire.convert import enum_to_proto
+from frontier.wire.kinds import DECISIONS
 
 from . import referee
 from .core import Orchestrator
@@ -69,6 +70,7 @@ class _Session:
                     strike=bot_pb2.Strike(
                         decision_id=record.decision_id,
                         command_id=command.key(),
+                        legal_id=command.key(),
                         strikes=record.strikes,
                         strike_limit=self.strike_limit,
                         taken_over=record.taken_over,
@@ -215,12 +217,15 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         state = hosted.state
         pending = state.decisions[0] if state.decisions else None
         clock = hosted.clock_of(seat)
+        kind = pending.kind if pending is not None and pending.seat is seat else ""
         return bot_pb2.PlayResponse(
             decision=bot_pb2.DecisionRequest(
                 decision_id=decision,
+                decision_version=int(decision),  # the id is the version it opened at
+                decision_kind=DECISIONS[kind],
                 view=view_message(hosted, seat),
                 legal=hosted.legal(seat).wire(),
-                kind=pending.kind if pending is not None and pending.seat is seat else "",
+                kind=kind,
                 deadline_unix_ms=hosted.deadline_unix_ms(seat),
                 reserve_ms=clock.reserve_ms if hosted.clock.enabled else 0,
                 budget_ms=hosted.clock.budget_ms,
@@ -251,10 +256,15 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             session.wake.set()
 
     async def _answer(self, hosted: HostedMatch, session: _Session, answer: bot_pb2.Answer) -> None:
+        # legal_id is the clear name of the same id; command_id is what older bots send
+        legal_id = answer.legal_id or answer.command_id
         try:
-            reason = await self.core.answer_decision(
-                hosted, session.seat, answer.decision_id, answer.command_id
-            )
+            if answer.legal_id and answer.command_id and answer.legal_id != answer.command_id:
+                reason = "Answer.legal_id and Answer.command_id name different legal commands"
+            else:
+                reason = await self.core.answer_decision(
+                    hosted, session.seat, answer.decision_id, legal_id
+                )
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -267,7 +277,8 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 bot_pb2.PlayResponse(
                     rejected=bot_pb2.AnswerRejected(
                         decision_id=answer.decision_id[:64],
-                        command_id=answer.command_id[:256],
+                        command_id=legal_id[:256],
+                        legal_id=legal_id[:256],
                         reason=reason,
                     )
                 )

@@ -21,6 +21,7 @@ import grpc
 from frontier.engine import Seat
 from frontier.runtime.errors import ServiceError
 from frontier.v1 import match_pb2
+from frontier.wire.kinds import DECISIONS
 
 from .decisions import open_decision
 from .hosted_match import HostedMatch, unix_ms
@@ -33,9 +34,12 @@ def notice(hosted: HostedMatch, seat: Seat, decision_id: str) -> match_pb2.Watch
     """The notice of ``seat``'s open decision ``decision_id``."""
     state = hosted.state
     pending = state.decisions[0] if state.decisions else None
+    kind = pending.kind if pending is not None and pending.seat is seat else ""
     return match_pb2.WatchTurnsResponse(
         decision_id=decision_id,
-        kind=pending.kind if pending is not None and pending.seat is seat else "",
+        decision_version=int(decision_id),  # the id is the version the decision opened at
+        kind=kind,
+        decision_kind=DECISIONS[kind],
         deadline_unix_ms=hosted.deadline_unix_ms(seat),
         server_time_unix_ms=unix_ms(),
     )

@@ -10,6 +10,8 @@ type hints on one side and the protobuf descriptors on the other:
   class name in UPPER_SNAKE plus ``_`` plus the member NAME; 0 is ``*_UNSPECIFIED``).  Names,
   not numbers, because engine values are strings and proto numbers are a wire detail.
 * record fields map by name; ``tuple[...]`` fields are ``repeated`` fields.
+* fields numbered 30 on are enum twins of the string fields (:mod:`frontier.wire.twins`):
+  written on the way out, read on the way in only for a Command.
 
 A field with no proto counterpart (or the wrong proto type) is a contract bug, so it fails the
 import of this module loudly.  A missing enum *value* is only found when such a value is
@@ -35,6 +37,8 @@ from google.protobuf.message import Message
 
 from frontier.engine.model import Command, Event
 from frontier.v1 import types_pb2
+from frontier.wire import twins as twins_module
+from frontier.wire.errors import WireError
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -52,10 +56,6 @@ __all__ = [
     "events_into_proto",
     "proto_enum_prefix",
 ]
-
-
-class WireError(ValueError):
-    """Data that cannot be converted between the engine and the wire (bad input, not a bug)."""
 
 
 _E = TypeVar("_E", bound=StrEnum)
@@ -177,17 +177,25 @@ class _Codec(Generic[_R, _M]):
     with the reason.
     """
 
-    def __init__(self, record: type[_R], message: type[_M]) -> None:
+    def __init__(
+        self,
+        record: type[_R],
+        message: type[_M],
+        twins: Callable[[_R, _M], None] = lambda record, message: None,
+    ) -> None:
         descriptor = message.DESCRIPTOR
         hints = typing.get_type_hints(record)
         names = [f.name for f in dataclasses.fields(record)]
-        if set(names) != set(descriptor.fields_by_name):
+        mirrored = {f.name for f in descriptor.fields if f.number < twins_module.TWIN_FIRST}
+        if set(names) != mirrored:
             raise TypeError(
                 f"{record.__name__} fields {sorted(names)} != "
-                f"{descriptor.full_name} fields {sorted(descriptor.fields_by_name)}"
+                f"{descriptor.full_name} fields {sorted(mirrored)}"
             )
         self.record = record
         self.message = message
+        # writes the enum twins (fields 30 on) of a converted record's strings
+        self.twins = twins
         self.fields = tuple(
             _plan_field(record, n, hints[n], descriptor.fields_by_name[n]) for n in names
         )
@@ -212,9 +220,11 @@ class _Codec(Generic[_R, _M]):
                 continue
             kwargs[f.name] = value
         try:
-            return self.message(**kwargs)
+            msg = self.message(**kwargs)
         except (TypeError, ValueError) as exc:  # wrong Python type, int32 overflow, bad UTF-8
             raise WireError(f"cannot encode {record!r}: {exc}") from exc
+        self.twins(record, msg)
+        return msg
 
     def checked_from_proto(self, msg: Message) -> _R:
         if not isinstance(msg, self.message):
@@ -280,6 +290,7 @@ def _generate_to_proto(
         "_message": codec.message,
         "_checked": codec.checked_to_proto,
         "_OffPath": _OffPath,
+        "_twins": codec.twins,
     }
     body = []
     for i, f in enumerate(codec.fields):
@@ -309,6 +320,7 @@ def _generate_to_proto(
         *("        " + line for line in body),
         off,
         "        return _checked(r)",
+        "    _twins(r, m)",
         "    return m",
     ]
     into = [
@@ -317,7 +329,8 @@ def _generate_to_proto(
         "    try:",
         *("        " + line for line in body),
         off,
-        "        m.CopyFrom(_checked(r))",
+        "        return m.CopyFrom(_checked(r))",
+        "    _twins(r, m)",
     ]
     return _generate("to_proto", to_proto, ns), _generate("into", into, ns)
 
@@ -353,8 +366,10 @@ def _generate_from_proto(codec: _Codec[Any, Any]) -> Callable[[Message], Any]:
     return _generate("from_proto", lines, ns)
 
 
-_COMMAND: _Codec[Command, types_pb2.Command] = _Codec(Command, types_pb2.Command)
-_EVENT: _Codec[Event, types_pb2.Event] = _Codec(Event, types_pb2.Event)
+_COMMAND: _Codec[Command, types_pb2.Command] = _Codec(
+    Command, types_pb2.Command, twins_module.fill_command
+)
+_EVENT: _Codec[Event, types_pb2.Event] = _Codec(Event, types_pb2.Event, twins_module.fill_event)
 
 
 def command_to_proto(command: Command) -> types_pb2.Command:
@@ -363,8 +378,14 @@ def command_to_proto(command: Command) -> types_pb2.Command:
 
 
 def command_from_proto(msg: types_pb2.Command) -> Command:
-    """``frontier.v1.Command`` -> engine :class:`Command`; :class:`WireError` if invalid."""
-    return _COMMAND.from_proto(msg)
+    """``frontier.v1.Command`` -> engine :class:`Command`; :class:`WireError` if invalid.
+
+    A twin (field 30 on) set by the client stands in for its empty string field; twins
+    that disagree with the strings are a :class:`WireError`."""
+    record = _COMMAND.from_proto(msg)
+    if isinstance(msg, types_pb2.Command) and twins_module.has_twins(msg):
+        return twins_module.with_twins(record, msg)
+    return record
 
 
 def event_to_proto(event: Event) -> types_pb2.Event:

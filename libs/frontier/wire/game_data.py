@@ -32,6 +32,7 @@ from frontier.wire.enums import (
     suit_number,
     team_number,
 )
+from frontier.wire.kinds import CARD_KINDS, PIECES
 
 __all__ = ["LINEUP_FORMAT", "game_data", "match_info"]
 
@@ -104,6 +105,7 @@ def _cards() -> list[types_pb2.Card]:
             name=c.name,
             suit=suit_number(c.suit),
             kind=c.kind.value,
+            card_kind=CARD_KINDS[c.kind.value],
             type=c.type,
             cost=c.cost,
             item=item_number(c.item),
@@ -124,8 +126,9 @@ def _factions() -> list[game_data_pb2.FactionInfo]:
                 faction=faction_number(faction),
                 name=str(raw[faction.value]["name"]),
                 crafting_piece=rules.crafting_piece,
+                crafting_piece_kind=PIECES[rules.crafting_piece],
                 supply=[
-                    types_pb2.PieceCount(kind=k, count=n)
+                    types_pb2.PieceCount(kind=k, count=n, piece=PIECES[k])
                     for k, n in sorted(rules.supply(spec).items())
                 ],
                 characters=(

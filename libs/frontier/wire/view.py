@@ -30,6 +30,7 @@ from frontier.wire.enums import (
     suit_number,
     team_number,
 )
+from frontier.wire.kinds import COLUMNS, DECISIONS, LEADERS, PIECES, RELATIONSHIPS
 
 __all__ = ["view_to_proto"]
 
@@ -60,7 +61,11 @@ def _team(name: str) -> types_pb2.Team.ValueType:
 
 
 def _counts(kinds: Mapping[str, int]) -> list[types_pb2.PieceCount]:
-    return [types_pb2.PieceCount(kind=k, count=n) for k, n in sorted(kinds.items()) if n]
+    return [
+        types_pb2.PieceCount(kind=k, count=n, piece=PIECES[k])
+        for k, n in sorted(kinds.items())
+        if n
+    ]
 
 
 def _add_seat_pieces(out: types_pb2.SeatPieces, kinds: Mapping[str, int]) -> None:
@@ -72,9 +77,9 @@ def _add_seat_pieces(out: types_pb2.SeatPieces, kinds: Mapping[str, int]) -> Non
         if kind == WARRIOR:
             out.warriors = n
         elif kind in BUILDINGS:
-            out.buildings.add(kind=kind, count=n)
+            out.buildings.add(kind=kind, count=n, piece=PIECES[kind])
         else:
-            out.tokens.add(kind=kind, count=n)
+            out.tokens.add(kind=kind, count=n, piece=PIECES[kind])
 
 
 def _contraband(entry: Mapping[str, str]) -> types_pb2.Contraband:
@@ -129,7 +134,7 @@ def _vagabond(board: Mapping[str, Any]) -> types_pb2.VagabondBoard:
         item_load=board["item_load"],
         item_limit=board["item_limit"],
         relationships=[
-            types_pb2.Relationship(seat=_seat(s), level=level)
+            types_pb2.Relationship(seat=_seat(s), level=level, relationship=RELATIONSHIPS[level])
             for s, level in _in_seat_order(board["relationships"])
         ],
         ruins_explored=board["ruins_explored"],
@@ -147,9 +152,12 @@ def _eyrie(board: Mapping[str, Any]) -> types_pb2.EyrieBoard:
         candidates=board["candidates"],
         deposed=board["deposed"],
         decree=[
-            types_pb2.DecreeColumn(column=column, cards=cards)
+            types_pb2.DecreeColumn(column=column, cards=cards, column_kind=COLUMNS[column])
             for column, cards in board["decree"].items()
         ],
+        leader_kind=LEADERS[board["leader"]],
+        candidate_leaders=[LEADERS[name] for name in board["candidates"]],
+        deposed_leaders=[LEADERS[name] for name in board["deposed"]],
     )
 
 
@@ -204,6 +212,8 @@ def _decision(entry: Mapping[str, Any]) -> types_pb2.DecisionView:
         count=entry["count"],
         piece=entry["piece"],
         cards=entry["cards"],
+        decision_kind=DECISIONS[entry["kind"]],
+        target_seat=_SEATS.get(entry["target"], _SEATS[""]),
     )
 
 
