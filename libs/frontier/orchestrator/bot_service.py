@@ -28,8 +28,16 @@ import grpc
 
 from frontier.engine import Seat
 from frontier.engine.model import Command
-from frontier.runtime.errors import GrpcContext, ServiceError, abort, status_for
-from frontier.v1 import bot_pb2, bot_pb2_grpc, events_pb2, types_pb2
+from frontier.runtime.errors import (
+    REASON_PREFIX,
+    GrpcContext,
+    ServiceError,
+    abort,
+    about,
+    classify,
+    metadata_of,
+)
+from frontier.v1 import bot_pb2, bot_pb2_grpc, errors_pb2, events_pb2, types_pb2
 from frontier.wire.convert import enum_to_proto
 
 from . import referee
@@ -99,7 +107,12 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 raise ServiceError(grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
             hello = await asyncio.wait_for(_first(request_iterator), HELLO_TIMEOUT_S)
             if not hello.match_id:
-                raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "hello.match_id is required")
+                raise ServiceError(
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                    "hello.match_id is required",
+                    "MALFORMED",
+                    about("hello.match_id"),
+                )
             try:
                 hosted = await self.core.get(hello.match_id)
             except NotOwner as exc:
@@ -251,27 +264,28 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             session.wake.set()
 
     async def _answer(self, hosted: HostedMatch, session: _Session, answer: bot_pb2.Answer) -> None:
+        """Apply ``answer``; a refused one is told as AnswerRejected, with the reason and
+        metadata a MatchService call would fail with (an accepted answer shows as the next
+        decision request)."""
         try:
-            reason = await self.core.answer_decision(
+            await self.core.answer_decision(
                 hosted, session.seat, answer.decision_id, answer.command_id
             )
+            return
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            code, message = status_for(exc)
+            code, message, reason = classify(exc)
             if code is grpc.StatusCode.INTERNAL:
                 log.exception("internal error answering for %s", session.seat.value)
-            reason = f"{code.name}: {message}"
-        if reason:  # an accepted answer shows as the next decision request
-            session.push(
-                bot_pb2.PlayResponse(
-                    rejected=bot_pb2.AnswerRejected(
-                        decision_id=answer.decision_id[:64],
-                        command_id=answer.command_id[:256],
-                        reason=reason,
-                    )
-                )
+            rejected = bot_pb2.AnswerRejected(
+                decision_id=answer.decision_id[:64],
+                command_id=answer.command_id[:256],
+                reason=f"{code.name}: {message}",
+                reason_code=errors_pb2.ErrorReason.Value(REASON_PREFIX + reason),
+                metadata=metadata_of(exc),
             )
+        session.push(bot_pb2.PlayResponse(rejected=rejected))
 
 
 async def _first(requests: AsyncIterator[bot_pb2.PlayRequest]) -> bot_pb2.Hello:

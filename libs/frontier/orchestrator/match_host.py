@@ -31,7 +31,7 @@ from frontier.store.seats import SEAT_BOT, SEAT_HELD, SEAT_OPEN, SeatArrangement
 
 from .hosted_match import HostedMatch, NotOwner, hosted_from, policies, valid_id
 from .leases import Leases
-from .match_summary import MatchSummary
+from .match_summary import MatchSummary, taken_over
 from .referee import ClockConfig
 from .write_path import WritePath
 
@@ -326,6 +326,7 @@ class MatchHost:
                     hosted.abandoned,
                     hosted.seats,
                     hosted.seed_fixed,
+                    hosted.taken_over(),
                 )
             else:
                 loaded = await load_match(self.bus, match_id)
@@ -338,6 +339,7 @@ class MatchHost:
                     loaded.abandoned,
                     loaded.seats,
                     loaded.seed_fixed,
+                    taken_over(loaded.clocks, ClockConfig.from_record(loaded.clock).takeover_bot),
                 )
             if not status or summary.status == status:
                 out.append(summary)
