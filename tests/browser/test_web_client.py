@@ -143,7 +143,7 @@ def _check_the_invite_is_spent(
     assert late.get_attribute("#watch-instead", "href") == (f"/match?match={match_id}")
     late.goto(web_url)
     late.wait_for_selector(f"{row} .seat[data-seat=A1]")
-    assert late.get_attribute(f"{row} .seat[data-seat=A1]", "data-status") == "taken"
+    assert late.get_attribute(f"{row} .seat[data-seat=A1]", "data-status") == "claimed"
     assert not late.query_selector(f"{row} a.invite"), "only the host sees invite links"
     other.close()
 

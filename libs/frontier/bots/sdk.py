@@ -189,15 +189,14 @@ class ErrorDetails:
     domain: str = ""  # "frontier.v1" for the server's own errors
 
 
-def error_details(error: grpc.Call | grpc.aio.AioRpcError) -> ErrorDetails:
+def error_details(error: grpc.RpcError) -> ErrorDetails:
     """Decode a failed call's ``grpc-status-details-bin`` trailer (a google.rpc.Status)
     with grpcio-status: the reason and metadata of its ErrorInfo.  Takes the exception of
-    a blocking call (a ``grpc.RpcError`` that is a ``grpc.Call``) or an ``AioRpcError``.  A
-    status without ErrorInfo (gRPC's own, a lost connection say) has reason "" and no
-    metadata."""
+    a blocking call or an ``AioRpcError``.  A status without ErrorInfo (gRPC's own, a lost
+    connection say) has reason "" and no metadata."""
     code, message = error.code(), error.details() or ""
     try:
-        # an AioRpcError has the three methods from_call reads (code, details, trailer)
+        # from_call reads only what every RpcError of a call has: code, details, trailer
         status = rpc_status.from_call(cast(grpc.Call, error))
     except ValueError:  # a trailer that contradicts the call's own code or message
         status = None
