@@ -17,7 +17,9 @@ Secrecy rules this module keeps:
   reader's view; the gateway never holds or forwards another seat's view.  The event stream
   is the spectator's (public) one.
 * Every bad input gets a 4xx with a JSON body ``{"error": ..., "detail": ...}`` before any
-  call that changes something is made (the checks are :mod:`frontier.web.inputs`).
+  call that changes something is made (the checks are :mod:`frontier.web.inputs`); an
+  orchestrator's refusal adds its ErrorInfo ``metadata`` (the field at fault...) when it
+  has some.
 """
 
 from __future__ import annotations
