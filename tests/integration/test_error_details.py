@@ -88,6 +88,17 @@ def test_refusals_name_the_request_field_at_fault(
     illegal.cards.append("anvil")
     refused = _details(submit(seat_token=token, command=illegal))
     assert (refused.reason, refused.metadata) == ("ILLEGAL_COMMAND", {"field": "command"})
+    for config, field in (
+        (match_pb2.MatchConfig(seed=-1), "config.seed"),
+        (match_pb2.MatchConfig(lineup="A=nobody"), "config"),
+    ):
+        request = match_pb2.CreateMatchRequest(config=config)
+
+        def create(r: match_pb2.CreateMatchRequest = request) -> object:
+            return match_stub.CreateMatch(r)
+
+        bad = _details(create)
+        assert (bad.reason, bad.metadata) == ("MALFORMED", {"field": field})
 
 
 def _summary_statuses(

@@ -292,7 +292,10 @@ async def _first(requests: AsyncIterator[bot_pb2.PlayRequest]) -> bot_pb2.Hello:
     async for request in requests:
         if request.WhichOneof("message") != "hello":
             raise ServiceError(
-                grpc.StatusCode.INVALID_ARGUMENT, "the first message of a stream must be a Hello"
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "the first message of a stream must be a Hello",
+                "MALFORMED",
+                about("hello"),
             )
         return request.hello
     raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "the stream ended before a Hello")
