@@ -116,6 +116,7 @@ async def test_node_bots_play_whole_matches(
         assert (out["score_a"], out["score_b"]) == (view.score_a, view.score_b)
         assert out["decisions"] > 0 and out["answers"] >= out["decisions"]
         assert out["strikes"] == 0
+        assert sum(out["rejections"].values()) == out["rejected"]  # counted by reason_code
     stored = await stored_batches(stack.config.nats_url, match.match_id)
     states = [after for *_, after in replay(match.config, stored)]
     assert states[-1].over and states[-1].winner == view.winner
