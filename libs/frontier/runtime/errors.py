@@ -169,8 +169,9 @@ def metadata_of(exc: BaseException) -> dict[str, str]:
     if isinstance(exc, ServiceError):
         return exc.metadata
     if isinstance(exc, grpc.aio.AioRpcError):
-        reason, metadata = error_info_in(exc.trailing_metadata())
-        return bounded(metadata) if reason in REASONS else {}
+        known, metadata = error_info_in(exc.trailing_metadata())
+        # only with the domain's own reason: DOMAIN_UNAVAILABLE, say, is this service's
+        return bounded(metadata) if known == classify(exc)[2] else {}
     return {}
 
 
