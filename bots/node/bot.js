@@ -12,7 +12,9 @@
 // is answered again with another legal id (the decision stays open until its deadline); a
 // broken stream is reopened, and the server re-sends the open decision.  At MatchOver it
 // prints one JSON line ({"seat", "winner", "score_a", "score_b", "decisions", ...}) and exits
-// 0; a refused Hello (bad token, unknown match) exits 1.  The seat token is a secret and a
+// 0; a refused Hello (bad token, unknown match) exits 1, after one JSON line on stderr with
+// the status decoded from its grpc-status-details-bin trailer ({"error": {"code", "reason",
+// "metadata", "message"}}, see errorDetails).  The seat token is a secret and a
 // command line is readable by every user of the machine, so it comes from FRONTIER_BOT_TOKEN
 // (or its older name FRONTIER_SEAT_TOKEN) or a file (--token-file); --token still works but
 // warns on stderr.
@@ -22,6 +24,7 @@ const fs = require('fs');
 const path = require('path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
+const protobuf = require('protobufjs');
 const { makePlanner } = require('./planner');
 
 const PROTO_ROOT = path.resolve(__dirname, '..', '..', 'proto');
@@ -93,13 +96,48 @@ function loadPackage() {
   return grpc.loadPackageDefinition(definition).frontier.v1;
 }
 
+// google.rpc.Status and google.rpc.ErrorInfo, from the copies of googleapis' protos in
+// proto/google/rpc (google/protobuf/any.proto comes with protobufjs).
+function loadErrorTypes() {
+  const root = new protobuf.Root();
+  root.resolvePath = (origin, target) => path.join(PROTO_ROOT, target);
+  root.loadSync(['google/rpc/status.proto', 'google/rpc/error_details.proto'], { keepCase: true });
+  return { Status: root.lookupType('google.rpc.Status'), ErrorInfo: root.lookupType('google.rpc.ErrorInfo') };
+}
+
+// What an error status says for programs: the google.rpc.Status in the standard trailer
+// grpc-status-details-bin, and its ErrorInfo's reason (an ErrorReason name of errors.proto,
+// e.g. "MATCH_NOT_FOUND") and metadata ({"field": ..., "current_version": ...}).  A status
+// without one (gRPC's own: a lost connection) has reason "" and no metadata.
+function errorDetails(err, types = loadErrorTypes()) {
+  const out = { code: grpc.status[err.code] || String(err.code), reason: '', domain: '', metadata: {}, message: err.details || err.message };
+  const raw = err.metadata ? err.metadata.get('grpc-status-details-bin') : [];
+  if (raw.length === 0) return out;
+  const status = types.Status.decode(raw[0]);
+  for (const detail of status.details) {
+    if (detail.type_url.endsWith('/google.rpc.ErrorInfo')) {
+      const info = types.ErrorInfo.decode(detail.value);
+      return { ...out, reason: info.reason, domain: info.domain, metadata: { ...info.metadata } };
+    }
+  }
+  return out;
+}
+
+// A status that ends the bot, as an Error carrying its decoded details.
+class StatusError extends Error {
+  constructor(details) {
+    super(`${details.code} ${details.reason}: ${details.message}`);
+    this.details = details;
+  }
+}
+
 // The static game data (map, deck...) the planner needs: one unary call.
 function fetchGameData(v1, url) {
   const client = new v1.MatchService(url, grpc.credentials.createInsecure());
   return new Promise((resolve, reject) => {
     client.GetGameData({}, { deadline: Date.now() + 10000 }, (err, reply) => {
       client.close();
-      if (err) reject(new Error(`GetGameData: ${err.details || err.message}`));
+      if (err) reject(new StatusError(errorDetails(err)));
       else resolve(reply.data);
     });
   });
@@ -151,13 +189,16 @@ function playOnce(client, args, policy, stats) {
           stats.decisions += 1;
           answer();
           break;
-        case 'rejected':
+        case 'rejected': {
           stats.rejected += 1;
+          const code = response.rejected.reason_code.replace('ERROR_REASON_', '');
+          stats.rejections[code] = (stats.rejections[code] || 0) + 1;
           if (open && response.rejected.decision_id === open.decision_id) {
             refused.add(response.rejected.command_id);
             answer();
           }
           break;
+        }
         case 'strike':
           stats.strikes = response.strike.strikes;
           stats.taken_over = stats.taken_over || response.strike.taken_over;
@@ -175,7 +216,7 @@ function playOnce(client, args, policy, stats) {
     });
     call.on('error', (err) => {
       if (RECONNECTABLE.has(err.code)) finish(resolve, 'lost');
-      else finish(reject, new Error(`${grpc.status[err.code] || err.code}: ${err.details || err.message}`));
+      else finish(reject, new StatusError(errorDetails(err)));
     });
     call.on('end', () => finish(resolve, 'lost'));
     call.write({ hello: { match_id: args.match, seat_token: args.token } });
@@ -200,6 +241,7 @@ async function main() {
     decisions: 0,
     answers: 0,
     rejected: 0,
+    rejections: {}, // AnswerRejected.reason_code (without its prefix) -> how many
     strikes: 0,
     taken_over: false,
     reconnects: 0,
@@ -215,10 +257,15 @@ async function main() {
   process.stdout.write(`${JSON.stringify(stats)}\n`);
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    process.stderr.write(`frontier-node-bot: error: ${err.message}\n`);
-    process.exit(1);
-  },
-);
+if (require.main === module) {
+  main().then(
+    () => process.exit(0),
+    (err) => {
+      if (err.details) process.stderr.write(`${JSON.stringify({ error: err.details })}\n`);
+      process.stderr.write(`frontier-node-bot: error: ${err.message}\n`);
+      process.exit(1);
+    },
+  );
+}
+
+module.exports = { errorDetails, loadErrorTypes };

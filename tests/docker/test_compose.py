@@ -211,4 +211,4 @@ def test_the_web_gateway_is_published_and_its_lobby_seats_are_the_orchestrators(
         m for m in _web(compose_stack, "/api/matches")["matches"] if m["match_id"] == match_id
     ]
     statuses = {s["seat"]: s["status"] for s in listed[0]["seats"]}
-    assert statuses == {"A1": "taken", **dict.fromkeys(bots, "bot")}
+    assert statuses == {"A1": "claimed", **dict.fromkeys(bots, "bot")}

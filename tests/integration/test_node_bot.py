@@ -116,11 +116,25 @@ async def test_node_bots_play_whole_matches(
         assert (out["score_a"], out["score_b"]) == (view.score_a, view.score_b)
         assert out["decisions"] > 0 and out["answers"] >= out["decisions"]
         assert out["strikes"] == 0
+        assert sum(out["rejections"].values()) == out["rejected"]  # counted by reason_code
     stored = await stored_batches(stack.config.nats_url, match.match_id)
     states = [after for *_, after in replay(match.config, stored)]
     assert states[-1].over and states[-1].winner == view.winner
     played = {b.seat for b in stored}
     assert len(played) == len(match.tokens)  # every seat acted
+
+
+def test_node_bot_decodes_the_error_details_of_a_refused_hello(node: str, stack: Stack) -> None:
+    """bot.js decodes grpc-status-details-bin with proto/google/rpc alone: an unknown
+    match's reason and metadata reach its stderr as data, not just as text."""
+    unknown = "0" * 32
+    proc = _node_bot(node, stack.config.address("orchestrator"), unknown, Seat.A1, "t", 1)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1
+    details = json.loads(err.splitlines()[0])["error"]
+    assert (details["code"], details["reason"]) == ("NOT_FOUND", "MATCH_NOT_FOUND")
+    assert details["domain"] == "frontier.v1"
+    assert details["metadata"] == {"field": "match_id", "match_id": unknown}
 
 
 PLANNER_PARALLEL = 3  # matches at a time: each is two node processes and the stack's work

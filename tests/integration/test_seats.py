@@ -55,7 +55,7 @@ def test_without_seat_setup_the_creator_holds_every_seat(
     assert {s.seat for s in created.seats} == {A1, B1}
     assert not created.invites and created.host_token
     statuses = _statuses(_summary(match_stub, created.match_id))
-    assert statuses == {A1: match_pb2.SEAT_STATUS_TAKEN, B1: match_pb2.SEAT_STATUS_TAKEN}
+    assert statuses == {A1: match_pb2.SEAT_STATUS_HOST, B1: match_pb2.SEAT_STATUS_HOST}
 
 
 def test_an_open_seat_is_claimed_exactly_once_and_its_token_plays(
@@ -69,7 +69,7 @@ def test_an_open_seat_is_claimed_exactly_once_and_its_token_plays(
 
     claimed = match_stub.ClaimSeat(match_pb2.ClaimSeatRequest(match_id=match_id, invite_code=code))
     assert claimed.seat.seat == B1 and claimed.seat.token
-    assert _statuses(_summary(match_stub, match_id))[B1] == match_pb2.SEAT_STATUS_TAKEN
+    assert _statuses(_summary(match_stub, match_id))[B1] == match_pb2.SEAT_STATUS_CLAIMED
     # the claimed token is the seat's: it sees the seat's view and hand
     view = match_stub.GetView(
         match_pb2.GetViewRequest(match_id=match_id, seat_token=claimed.seat.token)
@@ -180,7 +180,7 @@ def test_the_host_gives_an_open_seat_to_a_bot_and_only_an_open_one(
         match_pb2.AssignSeatBotRequest(match_id=match_id, host_token=host, seat=B1, bot="random")
     )
     assert {(s.seat, s.status) for s in reply.seats} == {
-        (A1, match_pb2.SEAT_STATUS_TAKEN),
+        (A1, match_pb2.SEAT_STATUS_HOST),
         (B1, match_pb2.SEAT_STATUS_BOT),
     }
     claim = _refused(

@@ -57,7 +57,7 @@ class FakeMatch:
             status = (
                 match_pb2.SEAT_STATUS_BOT
                 if s.mode == match_pb2.SEAT_MODE_BOT
-                else match_pb2.SEAT_STATUS_TAKEN
+                else match_pb2.SEAT_STATUS_CLAIMED
                 if code in self.claimed
                 else match_pb2.SEAT_STATUS_OPEN
             )
@@ -69,7 +69,10 @@ class FakeMatch:
         seats = {f"{INVITE}-{types_pb2.Seat.Name(s.seat)}": s.seat for s in self.setup}
         if request.invite_code not in seats:
             code, message = grpc.StatusCode.PERMISSION_DENIED, "this invite code opens no seat"
-            raise FakeRpcError(code, message, details_metadata(code, message, "UNKNOWN_INVITE"))
+            field = {"field": "invite_code"}
+            raise FakeRpcError(
+                code, message, details_metadata(code, message, "UNKNOWN_INVITE", field)
+            )
         if request.invite_code in self.claimed:
             code, message = grpc.StatusCode.FAILED_PRECONDITION, "seat A1 was claimed already"
             raise FakeRpcError(
@@ -247,12 +250,28 @@ def test_an_invite_code_claims_its_seat_once(gateway: Any):
     assert claimed.status_code == 200 and claimed.headers["cache-control"] == "no-store"
     assert claimed.json() == {"seat": "A1", "token": f"{SECRET}-SEAT_A1"}
     listed = client.get("/api/matches").json()["matches"][0]
-    assert listed["seats"][0]["status"] == "taken"
+    assert listed["seats"][0]["status"] == "claimed"
     again = client.post("/api/matches/m-1/claim", json={"invite_code": code})
     assert again.status_code == 409 and again.json()["error"] == "seat_already_claimed"
     wrong = client.post("/api/matches/m-1/claim", json={"invite_code": "guess"})
-    assert wrong.status_code == 403 and wrong.json()["error"] == "unknown_invite"
+    assert wrong.status_code == 403 and wrong.json() == {
+        "error": "unknown_invite",
+        "detail": "this invite code opens no seat",
+        "metadata": {"field": "invite_code"},
+    }
     assert match.claimed == {code}
+
+
+def test_a_claim_from_the_hosts_tab_sends_its_host_token_and_its_choice(gateway: Any):
+    client, match = gateway
+    client.post("/api/matches", json={"bots": FIVE_BOTS})
+    body = {"invite_code": f"{INVITE}-SEAT_A1", "allow_host_claim": True}
+    client.post("/api/matches/m-1/claim", json=body, headers={HOST_HEADER: HOST})
+    sent = match.calls[-1][1]
+    assert (sent.host_token, sent.allow_host_claim) == (HOST, True)
+    # a claim from any other page sends neither
+    client.post("/api/matches/m-1/claim", json={"invite_code": f"{INVITE}-SEAT_A1"})
+    assert (match.calls[-1][1].host_token, match.calls[-1][1].allow_host_claim) == ("", False)
 
 
 @pytest.mark.parametrize(

@@ -47,7 +47,7 @@ export async function lobby(root: HTMLElement): Promise<void> {
       created.replaceChildren(html('p', {}, `Match ${reply.match_id} created. `, html('a', { href: `/match?match=${reply.match_id}`, id: 'watch-link' }, 'Watch it')));
       for (const i of reply.invites) {
         created.append(html('p', {}, `Seat ${i.seat}: `, html('a', { href: inviteLink(reply.match_id, i.invite_code), class: 'seat-link', 'data-seat': i.seat }, 'invite link'),
-          ' — open it to play this seat yourself, or send it to its player (it works once)'));
+          ' — open it to play this seat yourself (you will be asked to confirm), or send it to its player (it works once)'));
       }
       if (!reply.invites.length) created.append(html('p', {}, 'Every seat is a bot: watch them play.'));
       await listMatches(list);
@@ -93,7 +93,7 @@ async function listMatches(list: HTMLElement, pageToken = ''): Promise<void> {
 function seatCell(m: any, hosted: ReturnType<typeof hostedMatch>, running: boolean, list: HTMLElement): HTMLElement {
   const cell = html('td', { class: 'seats' });
   for (const s of m.seats as { seat: string; status: string; bot: string }[]) {
-    const item = html('span', { class: `seat seat-${s.status}`, 'data-seat': s.seat, 'data-status': s.status }, `${s.seat} ${s.status === 'bot' ? `bot (${s.bot})` : s.status}`);
+    const item = html('span', { class: `seat seat-${s.status}`, 'data-seat': s.seat, 'data-status': s.status }, `${s.seat} ${seatWords(s)}`);
     const code = hosted?.invites[s.seat];
     if (s.status === 'open' && code && running && hosted) {
       item.append(' ', html('a', { href: inviteLink(m.match_id, code), class: 'invite' }, 'invite link'), ' ',
@@ -102,6 +102,17 @@ function seatCell(m: any, hosted: ReturnType<typeof hostedMatch>, running: boole
     cell.append(item, ' ');
   }
   return cell;
+}
+
+// Who plays a seat, in words: the gateway's status names (web/api.py), an unknown one as is.
+function seatWords(s: { status: string; bot: string }): string {
+  const words: Record<string, string> = {
+    bot: `bot (${s.bot})`,
+    host: 'the host',
+    claimed: 'claimed',
+    taken_over: `taken over by the bot (${s.bot})`,
+  };
+  return words[s.status] ?? s.status;
 }
 
 function hostButton(kind: string, label: string, path: string, hosted: { host_token: string }, list: HTMLElement): HTMLElement {

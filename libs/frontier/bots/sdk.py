@@ -29,9 +29,11 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import grpc
+from google.rpc.error_details_pb2 import ErrorInfo
+from grpc_status import rpc_status
 
 from frontier.engine import Command, Seat, rng
 from frontier.runtime.tls import aio_channel
@@ -179,8 +181,42 @@ class BotResult:
     rejections: list[str] = field(default_factory=list)  # the first few reasons
 
 
+@dataclass(frozen=True, slots=True)
+class ErrorDetails:
+    """What an error status says for programs: its ErrorInfo (errors.proto)."""
+
+    code: grpc.StatusCode
+    message: str
+    reason: str  # ErrorInfo.reason, an ErrorReason name ("" when the status carries none)
+    metadata: dict[str, str]  # ErrorInfo.metadata: "field", "current_version", "match_id"
+    domain: str = ""  # "frontier.v1" for the server's own errors
+
+
+def error_details(error: grpc.RpcError) -> ErrorDetails:
+    """Decode a failed call's ``grpc-status-details-bin`` trailer (a google.rpc.Status)
+    with grpcio-status: the reason and metadata of its ErrorInfo.  Takes the exception of
+    a blocking call or an ``AioRpcError``.  A status without ErrorInfo (gRPC's own, a lost
+    connection say) has reason "" and no metadata."""
+    code, message = error.code(), error.details() or ""
+    try:
+        # from_call reads only what every RpcError of a call has: code, details, trailer
+        status = rpc_status.from_call(cast(grpc.Call, error))
+    except ValueError:  # a trailer that contradicts the call's own code or message
+        status = None
+    for detail in status.details if status is not None else ():
+        info = ErrorInfo()
+        if detail.Unpack(info):
+            return ErrorDetails(code, message, info.reason, dict(info.metadata), info.domain)
+    return ErrorDetails(code, message, "", {})
+
+
 class BotError(RuntimeError):
-    """The bot cannot play: a bad token or match, or the server kept refusing the stream."""
+    """The bot cannot play: a bad token or match, or the server kept refusing the stream.
+    ``details``: the server's refusal, when there was one."""
+
+    def __init__(self, message: str, details: ErrorDetails | None = None) -> None:
+        super().__init__(message)
+        self.details = details
 
 
 class BotClient:
@@ -216,7 +252,10 @@ class BotClient:
                     failure = "the server ended the stream"
                 except grpc.aio.AioRpcError as exc:
                     if exc.code() not in RECONNECTABLE:
-                        raise BotError(f"{exc.code().name}: {exc.details()}") from None
+                        details = error_details(exc)
+                        raise BotError(
+                            f"{exc.code().name} {details.reason}: {exc.details()}", details
+                        ) from None
                     failure = f"{exc.code().name}: {exc.details()}"
                 failures += 1
                 if failures > self.max_reconnects:

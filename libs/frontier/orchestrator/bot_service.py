@@ -28,8 +28,16 @@ import grpc
 
 from frontier.engine import Seat
 from frontier.engine.model import Command
-from frontier.runtime.errors import GrpcContext, ServiceError, abort, status_for
-from frontier.v1 import bot_pb2, bot_pb2_grpc, events_pb2, types_pb2
+from frontier.runtime.errors import (
+    REASON_PREFIX,
+    GrpcContext,
+    ServiceError,
+    abort,
+    about,
+    classify,
+    metadata_of,
+)
+from frontier.v1 import bot_pb2, bot_pb2_grpc, errors_pb2, events_pb2, types_pb2
 from frontier.wire.convert import enum_to_proto
 from frontier.wire.kinds import DECISIONS
 
@@ -101,7 +109,12 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 raise ServiceError(grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
             hello = await asyncio.wait_for(_first(request_iterator), HELLO_TIMEOUT_S)
             if not hello.match_id:
-                raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "hello.match_id is required")
+                raise ServiceError(
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                    "hello.match_id is required",
+                    "MALFORMED",
+                    about("hello.match_id"),
+                )
             try:
                 hosted = await self.core.get(hello.match_id)
             except NotOwner as exc:
@@ -256,40 +269,46 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             session.wake.set()
 
     async def _answer(self, hosted: HostedMatch, session: _Session, answer: bot_pb2.Answer) -> None:
+        """Apply ``answer``; a refused one is told as AnswerRejected, with the reason and
+        metadata a MatchService call would fail with (an accepted answer shows as the next
+        decision request)."""
         # legal_id is the clear name of the same id; command_id is what older bots send
         legal_id = answer.legal_id or answer.command_id
         try:
             if answer.legal_id and answer.command_id and answer.legal_id != answer.command_id:
-                reason = "Answer.legal_id and Answer.command_id name different legal commands"
-            else:
-                reason = await self.core.answer_decision(
-                    hosted, session.seat, answer.decision_id, legal_id
+                raise ServiceError(
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                    "Answer.legal_id and Answer.command_id name different legal commands",
+                    "MALFORMED",
+                    about("legal_id"),
                 )
+            await self.core.answer_decision(hosted, session.seat, answer.decision_id, legal_id)
+            return
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            code, message = status_for(exc)
+            code, message, reason = classify(exc)
             if code is grpc.StatusCode.INTERNAL:
                 log.exception("internal error answering for %s", session.seat.value)
-            reason = f"{code.name}: {message}"
-        if reason:  # an accepted answer shows as the next decision request
-            session.push(
-                bot_pb2.PlayResponse(
-                    rejected=bot_pb2.AnswerRejected(
-                        decision_id=answer.decision_id[:64],
-                        command_id=legal_id[:256],
-                        legal_id=legal_id[:256],
-                        reason=reason,
-                    )
-                )
+            rejected = bot_pb2.AnswerRejected(
+                decision_id=answer.decision_id[:64],
+                command_id=legal_id[:256],
+                legal_id=legal_id[:256],
+                reason=f"{code.name}: {message}",
+                reason_code=errors_pb2.ErrorReason.Value(REASON_PREFIX + reason),
+                metadata=metadata_of(exc),
             )
+        session.push(bot_pb2.PlayResponse(rejected=rejected))
 
 
 async def _first(requests: AsyncIterator[bot_pb2.PlayRequest]) -> bot_pb2.Hello:
     async for request in requests:
         if request.WhichOneof("message") != "hello":
             raise ServiceError(
-                grpc.StatusCode.INVALID_ARGUMENT, "the first message of a stream must be a Hello"
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "the first message of a stream must be a Hello",
+                "MALFORMED",
+                about("hello"),
             )
         return request.hello
     raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "the stream ended before a Hello")

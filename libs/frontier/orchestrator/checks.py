@@ -14,8 +14,9 @@ import grpc
 
 from frontier.engine import Seat
 from frontier.engine.decide import check
+from frontier.engine.errors import IllegalCommand, WrongSeat
 from frontier.engine.model import Command
-from frontier.runtime.errors import ServiceError, shown
+from frontier.runtime.errors import CURRENT_VERSION, FIELD, ServiceError, about, classify, shown
 
 from .hosted_match import HostedMatch
 
@@ -34,6 +35,7 @@ def checked(
             f"stale version: you expected {expected_version}, the match is at "
             f"{hosted.state.version}",
             "STALE_VERSION",
+            {FIELD: "expected_version", CURRENT_VERSION: str(hosted.state.version)},
         )
     check_not_taken_over(hosted, seat)
     return resolve(hosted, seat, command, legal_id)
@@ -73,12 +75,14 @@ def resolve(hosted: HostedMatch, seat: Seat, command: Command | None, legal_id: 
             grpc.StatusCode.FAILED_PRECONDITION,
             f"no legal command with id {shown(legal_id)} for seat {seat.value} now",
             "UNKNOWN_LEGAL_ID",
+            about("legal_id"),
         )
     if command.seat is not seat:
         raise ServiceError(
             grpc.StatusCode.PERMISSION_DENIED,
             f"the token acts for seat {seat.value}, not {command.seat.value}",
             "WRONG_SEAT",
+            about("command.seat"),
         )
     return command
 
@@ -89,6 +93,10 @@ def check_legal(hosted: HostedMatch, cmd: Command) -> str:
     legal = hosted.legal(cmd.seat)
     key = cmd.key()
     if not legal.contains(cmd, key):
-        check(hosted.state, cmd, legal.commands)  # raises, saying why not
+        try:
+            check(hosted.state, cmd, legal.commands)  # raises, saying why not
+        except (IllegalCommand, WrongSeat) as exc:
+            code, message, reason = classify(exc)
+            raise ServiceError(code, message, reason, about("command")) from exc
         raise AssertionError(f"check() accepted {key}, not in the legal list")
     return key

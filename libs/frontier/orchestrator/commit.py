@@ -57,6 +57,7 @@ from frontier.runtime.errors import (
     NATS_UNREACHABLE,
     WRITER_CONFLICT_MESSAGE,
     ServiceError,
+    about,
     shown,
 )
 from frontier.runtime.metrics import counted_commit
@@ -295,6 +296,7 @@ class CommitPath:
                 f"seat {seat.value} already used command id {shown(command_id)} for another "
                 f"command ({shown(done.command)}); a new command needs a new id",
                 "COMMAND_ID_REUSED",
+                about("command_id"),
             )
         latest = hosted.latest.get(seat)
         if latest is not None and latest[0] == command_id:

@@ -28,7 +28,7 @@ from frontier.bots.standing import StandingPolicy
 from frontier.engine import Seat
 from frontier.engine.model import Command
 from frontier.runtime.bus import Bus
-from frontier.runtime.errors import ServiceError
+from frontier.runtime.errors import ServiceError, about
 from frontier.runtime.failure_log import FailureLog
 from frontier.store.matches import token_hash
 from frontier.v1 import match_pb2
@@ -104,7 +104,10 @@ class Orchestrator:
     def seat_for(self, hosted: HostedMatch, token: str) -> Seat:
         if not token:
             raise ServiceError(
-                grpc.StatusCode.UNAUTHENTICATED, "a seat token is required", "TOKEN_REQUIRED"
+                grpc.StatusCode.UNAUTHENTICATED,
+                "a seat token is required",
+                "TOKEN_REQUIRED",
+                about("seat_token"),
             )
         seat = hosted.seat_by_token_hash.get(token_hash(token))
         if seat is None and self.seating.is_host(hosted, token):
@@ -113,12 +116,14 @@ class Orchestrator:
                 "the host token acts for no seat (it manages the match and sees what a "
                 "spectator sees)",
                 "HOST_CANNOT_ACT",
+                about("seat_token"),
             )
         if seat is None:
             raise ServiceError(
                 grpc.StatusCode.PERMISSION_DENIED,
                 "this token acts for no seat of this match",
                 "UNKNOWN_TOKEN",
+                about("seat_token"),
             )
         return Seat(seat)
 
@@ -155,9 +160,9 @@ class Orchestrator:
 
     async def answer_decision(
         self, hosted: HostedMatch, seat: Seat, decision_id: str, legal_id: str
-    ) -> str:
+    ) -> None:
         """A bot's answer: see :meth:`.decisions.Decisions.answer_decision`."""
-        return await self.decisions.answer_decision(hosted, seat, decision_id, legal_id)
+        await self.decisions.answer_decision(hosted, seat, decision_id, legal_id)
 
     async def set_standing(
         self, match_id: str, token: str, answers: Mapping[str, StandingPolicy]

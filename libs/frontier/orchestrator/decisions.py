@@ -28,14 +28,16 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
+import grpc
+
 from frontier.bots import default_command, make_bot
 from frontier.bots.standing import choose
 from frontier.engine import Command, Seat, State, to_act
-from frontier.runtime.errors import ServiceError
+from frontier.runtime.errors import CURRENT_VERSION, FIELD, ServiceError, about, shown
 from frontier.runtime.failure_log import FailureLog
 
 from . import referee
-from .checks import resolve
+from .checks import check_not_taken_over, resolve
 from .commit import CommitPath
 from .hosted_match import HostedMatch
 from .referee import AnsweredBy
@@ -107,34 +109,41 @@ class Decisions:
 
     async def answer_decision(
         self, hosted: HostedMatch, seat: Seat, decision_id: str, legal_id: str
-    ) -> str:
-        """A bot's answer; returns "" when accepted, else why not (the decision stays open)."""
-        if hosted.abandoned:
-            return "the match was abandoned (nobody acted in it for the idle timeout)"
-        if hosted.clock_of(seat).taken_over:
-            return "the built-in bot plays this seat now (too many missed deadlines)"
-        shown = decision_id[:40]
+    ) -> None:
+        """A bot's answer, applied; a refused one raises ServiceError with the reason and
+        metadata its AnswerRejected carries (the decision stays open)."""
+        check_not_taken_over(hosted, seat)
         if not decision_id.isdigit() or decision_id != str(hosted.state.version):
-            return f"no open decision {shown!r} for seat {seat.value}"
+            raise _rejected(
+                "UNKNOWN_DECISION",
+                f"no open decision {shown(decision_id)} for seat {seat.value}",
+                hosted,
+            )
         if to_act(hosted.state) is not seat:
-            return f"decision {shown!r} is not waiting for seat {seat.value}"
+            raise ServiceError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"decision {shown(decision_id)} is not waiting for seat {seat.value}",
+                "NOT_YOUR_TURN",
+                about("decision_id"),
+            )
         version = int(decision_id)
 
-        async def work() -> str:
+        async def work() -> None:
             if hosted.state.version != version or to_act(hosted.state) is not seat:
-                return f"decision {shown!r} is closed"
+                raise _rejected("DECISION_CLOSED", f"decision {decision_id} is closed", hosted)
             if automatic(hosted, seat) is not None:
-                return f"decision {shown!r} is answered by the server"
+                raise _rejected(
+                    "DECISION_CLOSED", f"decision {decision_id} is answered by the server", hosted
+                )
             try:
                 cmd = resolve(hosted, seat, None, legal_id)
-            except ServiceError as exc:
-                return exc.message
+            except ServiceError as exc:  # the Answer names its legal id command_id
+                raise ServiceError(exc.code, exc.message, exc.reason, about("command_id")) from None
             await self.commits.commit(
                 hosted, seat, cmd, f"bot:{seat.value}:{decision_id}", referee.SEAT
             )
-            return ""
 
-        return await self.commits.serialized(hosted, work)
+        await self.commits.serialized(hosted, work)
 
     def ensure_referee(self, hosted: HostedMatch) -> None:
         """Start the match's referee task if it has anything to do."""
@@ -228,6 +237,13 @@ class Decisions:
                 log.debug("match %s: the bot's choice for %s came too late", hosted.match_id, seat)
                 return
             await self.commits.commit(hosted, seat, cmd, f"{_KIND[by]}:{seat.value}:{version}", by)
+
+
+def _rejected(reason: str, message: str, hosted: HostedMatch) -> ServiceError:
+    """An answer naming no open decision: about its ``decision_id``, with the match's
+    version now (the id of the decision open now, if one is)."""
+    metadata = {FIELD: "decision_id", CURRENT_VERSION: str(hosted.state.version)}
+    return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, message, reason, metadata)
 
 
 def _still_open(hosted: HostedMatch, version: int, seat: Seat, by: AnsweredBy) -> bool:

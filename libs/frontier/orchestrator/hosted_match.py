@@ -222,9 +222,12 @@ class HostedMatch:
         else:
             self.standing.pop(seat, None)
 
-    def claim(self, code_hash: str, token_hash: str, seat: Seat) -> None:
-        """The invite ``code_hash`` was used: ``token_hash`` now acts for ``seat``."""
+    def claim(self, code_hash: str, token_hash: str, seat: Seat, by_host: bool = False) -> None:
+        """The invite ``code_hash`` was used (``by_host``: by the match's creator):
+        ``token_hash`` now acts for ``seat``."""
         self.seats.claimed.add(code_hash)
+        if by_host:
+            self.seats.host_claimed.add(code_hash)
         self.seat_by_token_hash[token_hash] = seat.value
 
     def give_to_bot(self, code_hash: str, seat: Seat, bot: str) -> None:
@@ -283,6 +286,11 @@ class HostedMatch:
     def legal(self, seat: Seat) -> SeatLegal:
         """``seat``'s legal commands now (computed once per version, see legal_cache)."""
         return self.legal_cache.of(self.state, seat)
+
+    def taken_over(self) -> dict[str, str]:
+        """The seats (by name) the built-in bot took over, with its name."""
+        bot = self.clock.takeover_bot
+        return {s.value: bot for s, clock in self.clocks.items() if clock.taken_over}
 
     def clock_of(self, seat: Seat) -> SeatClock:
         return self.clocks.get(seat) or self.clock.fresh()

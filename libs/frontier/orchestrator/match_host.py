@@ -23,15 +23,16 @@ from dataclasses import dataclass, field
 import grpc
 
 from frontier.engine import MatchConfig, Seat, initial_state, make_config
+from frontier.engine.errors import InvalidConfig
 from frontier.runtime.bus import Bus
-from frontier.runtime.errors import NATS_UNREACHABLE, ServiceError, not_found
+from frontier.runtime.errors import NATS_UNREACHABLE, ServiceError, about, not_found
 from frontier.runtime.failure_log import FailureLog
 from frontier.store.matches import load_match, token_hash
 from frontier.store.seats import SEAT_BOT, SEAT_HELD, SEAT_OPEN, SeatArrangement
 
 from .hosted_match import HostedMatch, NotOwner, hosted_from, policies, valid_id
 from .leases import Leases
-from .match_summary import MatchSummary
+from .match_summary import MatchSummary, taken_over
 from .referee import ClockConfig
 from .write_path import WritePath
 
@@ -108,7 +109,12 @@ class MatchHost:
         }
         if lineup:
             values["lineup"] = lineup
-        config = make_config(**values)
+        try:
+            config = make_config(**values)
+        except InvalidConfig as exc:  # the lineup or the round limit
+            raise ServiceError(
+                grpc.StatusCode.INVALID_ARGUMENT, str(exc), "MALFORMED", about("config")
+            ) from None
         self._reserve_slot()  # before the first await: see _reserve_slot
         try:
             hosted, created = await self._create(config, bool(seed), clock, setup)
@@ -158,6 +164,7 @@ class MatchHost:
                     grpc.StatusCode.INVALID_ARGUMENT,
                     f"seat_setup names seat {seat.value}, which the lineup leaves empty",
                     "MALFORMED",
+                    about("seat_setup.seat"),
                 )
         match_id = uuid.uuid4().hex
         mode = {seat: setup.get(seat, (SEAT_HELD, ""))[0] for seat in state.order}
@@ -357,6 +364,7 @@ class MatchHost:
                     hosted.abandoned,
                     hosted.seats,
                     hosted.seed_fixed,
+                    hosted.taken_over(),
                 )
             else:
                 loaded = await load_match(self.bus, match_id)
@@ -369,6 +377,7 @@ class MatchHost:
                     loaded.abandoned,
                     loaded.seats,
                     loaded.seed_fixed,
+                    taken_over(loaded.clocks, ClockConfig.from_record(loaded.clock).takeover_bot),
                 )
             if not status or summary.status == status:
                 out.append(summary)

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from frontier.engine import Seat, Team
 from frontier.engine.state import State
-from frontier.store.seats import STATUS_BOT, STATUS_OPEN, SeatArrangement
+from frontier.store.seats import (
+    STATUS_BOT,
+    STATUS_CLAIMED,
+    STATUS_HOST,
+    STATUS_OPEN,
+    SeatArrangement,
+)
+from frontier.store.snapshot import SeatClock
 from frontier.v1 import match_pb2, types_pb2
 from frontier.wire.convert import enum_to_proto
 
@@ -33,7 +41,9 @@ class MatchSummary:
         abandoned: bool,
         seats: SeatArrangement,
         seed_fixed: bool,
+        taken_over: Mapping[str, str],
     ) -> MatchSummary:
+        """``taken_over``: the seats the built-in bot took over, with its name."""
         return cls(
             match_id,
             lineup,
@@ -43,7 +53,7 @@ class MatchSummary:
             state.winner,
             state.version,
             status_of(state, abandoned),
-            seat_statuses(state.order, seats),
+            seat_statuses(state.order, seats, taken_over),
             seed_fixed,
         )
 
@@ -51,21 +61,32 @@ class MatchSummary:
 _SEAT_STATUS = {
     STATUS_OPEN: match_pb2.SEAT_STATUS_OPEN,
     STATUS_BOT: match_pb2.SEAT_STATUS_BOT,
+    STATUS_HOST: match_pb2.SEAT_STATUS_HOST,
+    STATUS_CLAIMED: match_pb2.SEAT_STATUS_CLAIMED,
 }
 
 
+def taken_over(clocks: Mapping[str, SeatClock], bot: str) -> dict[str, str]:
+    """The seats (by name) whose clocks say the built-in ``bot`` took them over, with its
+    name."""
+    return {seat: bot for seat, clock in clocks.items() if clock.taken_over}
+
+
 def seat_statuses(
-    order: tuple[Seat, ...], seats: SeatArrangement
+    order: tuple[Seat, ...], seats: SeatArrangement, bots_in: Mapping[str, str]
 ) -> list[match_pb2.SeatStatusEntry]:
-    """Each filled seat's ``SeatStatusEntry`` (match.proto), in turn order."""
+    """Each filled seat's ``SeatStatusEntry`` (match.proto), in turn order; ``bots_in``:
+    the seats the built-in bot took over (too many missed deadlines), with its name."""
     out = []
     for seat in order:
         status, bot = seats.status(seat.value)
+        if status != STATUS_BOT and seat.value in bots_in:
+            number, bot = match_pb2.SEAT_STATUS_TAKEN_OVER, bots_in[seat.value]
+        else:
+            number = _SEAT_STATUS[status]
         out.append(
             match_pb2.SeatStatusEntry(
-                seat=types_pb2.Seat.ValueType(enum_to_proto(seat)),
-                status=_SEAT_STATUS.get(status, match_pb2.SEAT_STATUS_TAKEN),
-                bot=bot,
+                seat=types_pb2.Seat.ValueType(enum_to_proto(seat)), status=number, bot=bot
             )
         )
     return out

@@ -13,7 +13,7 @@ from typing import Any
 
 import grpc
 
-from frontier.runtime.errors import REASONS, GrpcContext, ServiceError, hide, reason_in
+from frontier.runtime.errors import REASONS, GrpcContext, ServiceError, error_info_in, hide
 from frontier.runtime.settings import TlsSettings
 from frontier.runtime.telemetry import grpc_client_interceptors
 from frontier.runtime.tls import aio_channel
@@ -69,9 +69,9 @@ def peer_failure(exc: grpc.aio.AioRpcError) -> ServiceError:
     a Frontier reason is the owner's, passed on as it is; any other is gRPC's (the owner
     unreachable, say: its text names its address), logged and answered UNAVAILABLE."""
     code = exc.code()
-    reason = reason_in(exc.trailing_metadata())
+    reason, metadata = error_info_in(exc.trailing_metadata())
     if reason in REASONS:
-        return ServiceError(code, exc.details() or code.name, reason)
+        return ServiceError(code, exc.details() or code.name, reason, metadata)
     hide(exc, "forwarding to the match's owner")
     if code in _GONE:
         return ServiceError(grpc.StatusCode.UNAVAILABLE, PEER_RETRY, "SERVER_UNAVAILABLE")

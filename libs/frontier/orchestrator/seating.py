@@ -23,7 +23,7 @@ import grpc
 from frontier.bots import bot_names
 from frontier.engine import Seat
 from frontier.runtime.bus import Bus
-from frontier.runtime.errors import ServiceError
+from frontier.runtime.errors import ServiceError, about
 from frontier.store.matches import token_hash
 
 from .commit import CommitPath
@@ -33,14 +33,16 @@ from .match_host import MatchHost
 from .referee import DEFAULT_TAKEOVER_BOT
 
 
-def bot_name(name: str) -> str:
-    """A built-in bot name for a seat ("" = greedy); INVALID_ARGUMENT when unknown."""
+def bot_name(name: str, field: str = "bot") -> str:
+    """A built-in bot name for a seat ("" = greedy); INVALID_ARGUMENT about ``field`` when
+    unknown."""
     bot = name or DEFAULT_TAKEOVER_BOT
     if bot not in bot_names():
         raise ServiceError(
             grpc.StatusCode.INVALID_ARGUMENT,
             f"bot {name[:40]!r} is unknown; known: {', '.join(bot_names())}",
             "MALFORMED",
+            about(field),
         )
     return bot
 
@@ -62,19 +64,38 @@ class Seating:
 
     def check_host(self, hosted: HostedMatch, token: str) -> None:
         if not token:
-            raise ServiceError(grpc.StatusCode.UNAUTHENTICATED, "the host token is required")
+            raise ServiceError(
+                grpc.StatusCode.UNAUTHENTICATED,
+                "the host token is required",
+                "TOKEN_REQUIRED",
+                about("host_token"),
+            )
         if not self.is_host(hosted, token):
             raise ServiceError(
                 grpc.StatusCode.PERMISSION_DENIED,
                 "this is not the match's host token (CreateMatchResponse.host_token)",
                 "NOT_HOST",
+                about("host_token"),
             )
 
-    async def claim_seat(self, match_id: str, invite_code: str) -> tuple[Seat, str]:
-        """The seat of ``invite_code`` and its new token; the code works once."""
+    async def claim_seat(
+        self,
+        match_id: str,
+        invite_code: str,
+        host_token: str = "",
+        allow_host_claim: bool = False,
+    ) -> tuple[Seat, str]:
+        """The seat of ``invite_code`` and its new token; the code works once.  The match's
+        creator (``host_token``) claims its own invite only with ``allow_host_claim``."""
         if not invite_code:
-            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "invite_code is required")
+            raise ServiceError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "invite_code is required",
+                "MALFORMED",
+                about("invite_code"),
+            )
         hosted = await self.host.get(match_id)
+        by_host = self._claim_by_host(hosted, host_token, allow_host_claim)
         code_hash = token_hash(invite_code)
 
         async def work() -> tuple[Seat, str]:
@@ -90,13 +111,34 @@ class Seating:
                     raise _already_claimed(seat)
                 claimed.append(code_hash)
                 tokens[seat_hash] = seat.value
+                if by_host:
+                    host_claimed = record.setdefault("host_claimed", [])
+                    assert isinstance(host_claimed, list)
+                    host_claimed.append(code_hash)
 
             await self.bus.update_match(match_id, change)
-            hosted.claim(code_hash, seat_hash, seat)
+            hosted.claim(code_hash, seat_hash, seat, by_host)
             return seat, token
 
         async with hosted.lock:
             return await work()
+
+    def _claim_by_host(self, hosted: HostedMatch, host_token: str, allowed: bool) -> bool:
+        """Whether a claim comes from the match's creator, which may claim its own invite
+        only when it says so: an invite is handed out for somebody else, and one the
+        creator claimed by mistake (opening its own link) would be gone."""
+        if not host_token:
+            return False
+        self.check_host(hosted, host_token)
+        if not allowed:
+            raise ServiceError(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "the match's creator cannot claim an invite it handed out unless it asks to "
+                "(ClaimSeatRequest.allow_host_claim)",
+                "HOST_CLAIM_REFUSED",
+                about("allow_host_claim"),
+            )
+        return True
 
     def _open_seat_of(self, hosted: HostedMatch, code_hash: str) -> Seat:
         seat = hosted.seats.invites.get(code_hash)
@@ -105,6 +147,7 @@ class Seating:
                 grpc.StatusCode.PERMISSION_DENIED,
                 "this invite code opens no seat of this match",
                 "UNKNOWN_INVITE",
+                about("invite_code"),
             )
         if code_hash in hosted.seats.claimed:
             if seat in hosted.seats.bots:
@@ -113,6 +156,7 @@ class Seating:
                     f"seat {seat} was given to the built-in bot {hosted.seats.bots[seat]!r} "
                     "by the host",
                     "SEAT_NOT_OPEN",
+                    about("invite_code"),
                 )
             raise _already_claimed(Seat(seat))
         return Seat(seat)
@@ -133,6 +177,7 @@ class Seating:
                     grpc.StatusCode.FAILED_PRECONDITION,
                     f"seat {seat.value} is not open (held, claimed or a bot already)",
                     "SEAT_NOT_OPEN",
+                    about("seat"),
                 )
 
             def change(record: dict[str, object]) -> None:
@@ -177,4 +222,5 @@ def _already_claimed(seat: Seat | str) -> ServiceError:
         grpc.StatusCode.FAILED_PRECONDITION,
         f"seat {shown} was claimed already: an invite code works once",
         "SEAT_ALREADY_CLAIMED",
+        about("invite_code"),
     )

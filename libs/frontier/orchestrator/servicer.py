@@ -10,8 +10,9 @@ import grpc
 
 from frontier.bots.standing import InvalidStandingAnswers, StandingPolicy, validate
 from frontier.engine import Seat
+from frontier.engine.model import Command
 from frontier.engine.view import event_for, view
-from frontier.runtime.errors import GrpcContext, ServiceError, abort, grpc_errors
+from frontier.runtime.errors import GrpcContext, ServiceError, abort, about, grpc_errors
 from frontier.store.seats import SEAT_BOT, SEAT_HELD, SEAT_OPEN
 from frontier.v1 import events_pb2, match_pb2, match_pb2_grpc, types_pb2
 from frontier.wire.convert import (
@@ -47,12 +48,15 @@ def _seat_proto(seat: Seat | None) -> types_pb2.Seat.ValueType:
     return types_pb2.Seat.ValueType(enum_to_proto(seat) if seat is not None else 0)
 
 
-def _seat_from_proto(number: int) -> Seat:
+def _seat_from_proto(number: int, field: str = "seat") -> Seat:
     try:
         return enum_from_proto(Seat, number)
     except WireError:
         raise ServiceError(
-            grpc.StatusCode.INVALID_ARGUMENT, f"seat {number} is not a seat", "MALFORMED"
+            grpc.StatusCode.INVALID_ARGUMENT,
+            f"seat {number} is not a seat",
+            "MALFORMED",
+            about(field),
         ) from None
 
 
@@ -71,33 +75,48 @@ def seat_setup_from_proto(
     for an unknown seat or mode, a seat listed twice, or a bot name where none belongs."""
     out: dict[Seat, tuple[str, str]] = {}
     for entry in entries:
-        seat = _seat_from_proto(entry.seat)
+        seat = _seat_from_proto(entry.seat, "seat_setup.seat")
         mode = _SEAT_MODES.get(entry.mode)
         if mode is None:
             raise ServiceError(
                 grpc.StatusCode.INVALID_ARGUMENT,
                 f"seat mode {entry.mode} is not valid",
                 "MALFORMED",
+                about("seat_setup.mode"),
             )
         if seat in out:
             raise ServiceError(
                 grpc.StatusCode.INVALID_ARGUMENT,
                 f"seat_setup lists seat {seat.value} twice",
                 "MALFORMED",
+                about("seat_setup.seat"),
             )
         if mode != SEAT_BOT and entry.bot:
             raise ServiceError(
                 grpc.StatusCode.INVALID_ARGUMENT,
                 f"seat {seat.value}: a bot name is only for SEAT_MODE_BOT",
                 "MALFORMED",
+                about("seat_setup.bot"),
             )
-        out[seat] = (mode, bot_name(entry.bot) if mode == SEAT_BOT else "")
+        out[seat] = (mode, bot_name(entry.bot, "seat_setup.bot") if mode == SEAT_BOT else "")
     return out
+
+
+def _command_of(message: types_pb2.Command) -> Command:
+    """SubmitCommandRequest.command as an engine command; MALFORMED about ``command``."""
+    try:
+        return command_from_proto(message)
+    except WireError as exc:
+        raise ServiceError(
+            grpc.StatusCode.INVALID_ARGUMENT, str(exc), "MALFORMED", about("command")
+        ) from None
 
 
 def _require_match_id(match_id: str) -> None:
     if not match_id:
-        raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "match_id is required")
+        raise ServiceError(
+            grpc.StatusCode.INVALID_ARGUMENT, "match_id is required", "MALFORMED", about("match_id")
+        )
 
 
 def policy_from_proto(number: int) -> StandingPolicy:
@@ -108,7 +127,10 @@ def policy_from_proto(number: int) -> StandingPolicy:
     )
     if not name or name.endswith("UNSPECIFIED"):
         raise ServiceError(
-            grpc.StatusCode.INVALID_ARGUMENT, f"standing answer policy {number} is not valid"
+            grpc.StatusCode.INVALID_ARGUMENT,
+            f"standing answer policy {number} is not valid",
+            "MALFORMED",
+            about("answers.policy"),
         )
     return StandingPolicy(name.removeprefix(_POLICY_PREFIX).lower())
 
@@ -179,13 +201,20 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     ) -> match_pb2.CreateMatchResponse:
         cfg = request.config
         if cfg.seed < 0:
-            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "seed must be >= 0")
+            raise ServiceError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "seed must be >= 0",
+                "MALFORMED",
+                about("config.seed"),
+            )
         try:
             clock = ClockConfig.make(
                 cfg.decision_budget_ms, cfg.reserve_ms, cfg.strike_limit, cfg.takeover_bot
             )
         except InvalidClock as exc:
-            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
+            raise ServiceError(
+                grpc.StatusCode.INVALID_ARGUMENT, str(exc), "MALFORMED", about("config")
+            ) from None
         created = await self.core.host.create_match(
             cfg.seed,
             cfg.lineup,
@@ -212,7 +241,9 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         self, request: match_pb2.ClaimSeatRequest, context: GrpcContext
     ) -> match_pb2.ClaimSeatResponse:
         _require_match_id(request.match_id)
-        seat, token = await self.core.seating.claim_seat(request.match_id, request.invite_code)
+        seat, token = await self.core.seating.claim_seat(
+            request.match_id, request.invite_code, request.host_token, request.allow_host_claim
+        )
         return match_pb2.ClaimSeatResponse(
             seat=match_pb2.SeatToken(seat=_seat_proto(seat), token=token)
         )
@@ -227,7 +258,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         await self.core.seating.assign_bot(request.match_id, request.host_token, seat, request.bot)
         hosted = await self.core.get(request.match_id)
         return match_pb2.AssignSeatBotResponse(
-            seats=seat_statuses(hosted.state.order, hosted.seats)
+            seats=seat_statuses(hosted.state.order, hosted.seats, hosted.taken_over())
         )
 
     @grpc_errors
@@ -244,15 +275,25 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         self, request: match_pb2.ListMatchesRequest, context: GrpcContext
     ) -> match_pb2.ListMatchesResponse:
         if request.page_size < 0:
-            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "page_size must be >= 0")
+            raise ServiceError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "page_size must be >= 0",
+                "MALFORMED",
+                about("page_size"),
+            )
         if request.page_token and not valid_id(request.page_token):
             raise ServiceError(
                 grpc.StatusCode.INVALID_ARGUMENT,
                 "page_token is not one this server handed out (next_page_token)",
+                "MALFORMED",
+                about("page_token"),
             )
         if request.status not in match_pb2.MatchStatus.values():
             raise ServiceError(
-                grpc.StatusCode.INVALID_ARGUMENT, f"status {request.status} is not valid"
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"status {request.status} is not valid",
+                "MALFORMED",
+                about("status"),
             )
         page, next_token = await self.core.host.summaries(
             request.page_size, request.page_token, request.status
@@ -307,9 +348,12 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         choice = request.WhichOneof("choice")
         if choice is None:
             raise ServiceError(
-                grpc.StatusCode.INVALID_ARGUMENT, "either command or legal_id is required"
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "either command or legal_id is required",
+                "MALFORMED",
+                about("command"),
             )
-        command = command_from_proto(request.command) if choice == "command" else None
+        command = _command_of(request.command) if choice == "command" else None
         hosted = await self.core.get(request.match_id)
         # the seat the token acts for, whose view the reply shows: a seat token is never the
         # host's, so viewer_for's host check is not needed
@@ -403,7 +447,9 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
                 [(a.decision_kind, policy_from_proto(a.policy)) for a in request.answers]
             )
         except InvalidStandingAnswers as exc:
-            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
+            raise ServiceError(
+                grpc.StatusCode.INVALID_ARGUMENT, str(exc), "MALFORMED", about("answers")
+            ) from None
         stored = await self.core.set_standing(request.match_id, request.seat_token, answers)
         return match_pb2.SetStandingAnswersResponse(answers=_answers_message(stored))
 

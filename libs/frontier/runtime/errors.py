@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, NoReturn, TypeVar
 
 import grpc
@@ -66,9 +66,9 @@ WRITER_CONFLICT_MESSAGE = (
 
 # The reasons a status may carry: the names of ``frontier.v1.ErrorReason`` (errors.proto)
 # without their prefix, so the proto is the one list a client reads.
-_REASON_PREFIX = "ERROR_REASON_"
+REASON_PREFIX = "ERROR_REASON_"
 REASONS = frozenset(
-    value.name.removeprefix(_REASON_PREFIX)
+    value.name.removeprefix(REASON_PREFIX)
     for value in errors_pb2.ErrorReason.DESCRIPTOR.values
     if value.number != 0
 )
@@ -98,14 +98,42 @@ def reason_for(code: grpc.StatusCode, reason: str = "") -> str:
     return reason
 
 
-class ServiceError(Exception):
-    """A failure that already knows its status code, message and reason."""
+# ErrorInfo.metadata keys (errors.proto documents which reason carries which): ``field``,
+# the request field the failure is about; ``current_version``, the match's version now;
+# ``match_id``.  A value over METADATA_CHARS is left out rather than cut: a client's own
+# unbounded input is never echoed, and a cut id would name another.
+FIELD = "field"
+CURRENT_VERSION = "current_version"
+MATCH_ID = "match_id"
+METADATA_CHARS = 64
 
-    def __init__(self, code: grpc.StatusCode, message: str, reason: str = "") -> None:
+
+def bounded(metadata: Mapping[str, str] | None) -> dict[str, str]:
+    """``metadata`` without its empty values and those over METADATA_CHARS characters."""
+    return {k: v for k, v in (metadata or {}).items() if v and len(v) <= METADATA_CHARS}
+
+
+class ServiceError(Exception):
+    """A failure that already knows its status code, message, reason and ErrorInfo
+    metadata (``field`` and the like, see errors.proto)."""
+
+    def __init__(
+        self,
+        code: grpc.StatusCode,
+        message: str,
+        reason: str = "",
+        metadata: Mapping[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.reason = reason_for(code, reason)
+        self.metadata = bounded(metadata)
+
+
+def about(field: str) -> dict[str, str]:
+    """The metadata of a failure about the request field ``field`` ("command.clearing")."""
+    return {FIELD: field}
 
 
 def status_for(exc: BaseException) -> tuple[grpc.StatusCode, str]:
@@ -133,6 +161,18 @@ def classify(exc: BaseException) -> tuple[grpc.StatusCode, str, str]:
         message = f"{NATS_RETRY} ({type(exc).__name__})"
         return grpc.StatusCode.UNAVAILABLE, message, "NATS_UNAVAILABLE"
     return grpc.StatusCode.INTERNAL, f"internal error: {type(exc).__name__}", "INTERNAL"
+
+
+def metadata_of(exc: BaseException) -> dict[str, str]:
+    """The ErrorInfo metadata of a failure: a ServiceError's own, a domain service's passed
+    on with its reason, else none."""
+    if isinstance(exc, ServiceError):
+        return exc.metadata
+    if isinstance(exc, grpc.aio.AioRpcError):
+        known, metadata = error_info_in(exc.trailing_metadata())
+        # only with the domain's own reason: DOMAIN_UNAVAILABLE, say, is this service's
+        return bounded(metadata) if known == classify(exc)[2] else {}
+    return {}
 
 
 DOMAIN_RETRY = (
@@ -173,30 +213,47 @@ DETAILS_KEY = "grpc-status-details-bin"
 DOMAIN = "frontier.v1"
 
 
-def details_metadata(code: grpc.StatusCode, message: str, reason: str) -> tuple[tuple[str, bytes]]:
-    """The trailing metadata carrying ``reason`` as a google.rpc.ErrorInfo detail."""
+def details_metadata(
+    code: grpc.StatusCode,
+    message: str,
+    reason: str,
+    metadata: Mapping[str, str] | None = None,
+) -> tuple[tuple[str, bytes]]:
+    """The trailing metadata carrying ``reason`` (and its ErrorInfo ``metadata``) as a
+    google.rpc.ErrorInfo detail."""
     detail = any_pb2.Any()
-    detail.Pack(ErrorInfo(reason=reason, domain=DOMAIN))
+    detail.Pack(ErrorInfo(reason=reason, domain=DOMAIN, metadata=bounded(metadata)))
     status = Status(code=code.value[0], message=message, details=[detail])
     return ((DETAILS_KEY, status.SerializeToString()),)
 
 
-def reason_in(metadata: object) -> str:
-    """The ErrorInfo reason in a call's trailing metadata ("" if none)."""
+def error_info_in(metadata: object) -> tuple[str, dict[str, str]]:
+    """The ErrorInfo reason and metadata in a call's trailing metadata (("", {}) if none)."""
     for key, value in metadata or ():  # type: ignore[attr-defined]
         if key == DETAILS_KEY and isinstance(value, bytes):
             status = Status.FromString(value)
             for detail in status.details:
                 info = ErrorInfo()
                 if detail.Unpack(info):
-                    return info.reason
-    return ""
+                    return info.reason, dict(info.metadata)
+    return "", {}
+
+
+def reason_in(metadata: object) -> str:
+    """The ErrorInfo reason in a call's trailing metadata ("" if none)."""
+    return error_info_in(metadata)[0]
+
+
+def trailer_of(exc: BaseException) -> tuple[tuple[str, bytes]]:
+    """The failure's status as trailing metadata: code, message, reason and metadata."""
+    code, message, reason = classify(exc)
+    return details_metadata(code, message, reason, metadata_of(exc))
 
 
 async def abort(context: grpc.aio.ServicerContext[Any, Any], exc: BaseException) -> NoReturn:
-    """End the call with the failure's status, message and reason (never returns)."""
-    code, message, reason = classify(exc)
-    await context.abort(code, message, details_metadata(code, message, reason))
+    """End the call with the failure's status, message, reason and metadata (never returns)."""
+    code, message, _ = classify(exc)
+    await context.abort(code, message, trailer_of(exc))
     raise AssertionError("unreachable: abort raises")
 
 
@@ -214,7 +271,10 @@ def shown(value: str) -> str:
 
 def not_found(match_id: str) -> ServiceError:
     return ServiceError(
-        grpc.StatusCode.NOT_FOUND, f"unknown match {shown(match_id)}", "MATCH_NOT_FOUND"
+        grpc.StatusCode.NOT_FOUND,
+        f"unknown match {shown(match_id)}",
+        "MATCH_NOT_FOUND",
+        {FIELD: "match_id", MATCH_ID: match_id},
     )
 
 
@@ -232,8 +292,8 @@ def grpc_errors(
         try:
             return await method(self, request, context)
         except Exception as exc:
-            code, message, reason = failure(exc, method.__name__)
-            await context.abort(code, message, details_metadata(code, message, reason))
+            code, message, _ = failure(exc, method.__name__)
+            await context.abort(code, message, trailer_of(exc))
             raise AssertionError("unreachable: abort raises") from exc
 
     return wrapper

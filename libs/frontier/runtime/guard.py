@@ -27,7 +27,7 @@ import grpc
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
-from .errors import ServiceError, abort
+from .errors import ServiceError, abort, about
 
 log = logging.getLogger("frontier.guard")
 
@@ -110,7 +110,10 @@ def _limit_of(field: FieldDescriptor) -> int | None:
 
 def _too_long(name: str, size: str, limit: str) -> ServiceError:
     return ServiceError(
-        grpc.StatusCode.INVALID_ARGUMENT, f"{name} is {size}; at most {limit}", "FIELD_TOO_LONG"
+        grpc.StatusCode.INVALID_ARGUMENT,
+        f"{name} is {size}; at most {limit}",
+        "FIELD_TOO_LONG",
+        about(name),
     )
 
 

@@ -8,7 +8,8 @@ secret (seat tokens, invite codes, the host credential) is stored only as its SH
 
 Record keys (all optional, so matches recorded before them read as "every seat held"):
 ``invites`` (invite hash -> seat), ``claimed`` (invite hashes already used), ``bots``
-(seat -> built-in bot name) and ``host`` (the host credential's hash).
+(seat -> built-in bot name), ``host`` (the host credential's hash) and ``host_claimed``
+(invite hashes the creator claimed itself, so that their seats read as the host's).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ SEAT_OPEN = "open"
 SEAT_BOT = "bot"
 STATUS_OPEN = "open"
 STATUS_BOT = "bot"
-STATUS_TAKEN = "taken"
+STATUS_HOST = "host"  # held by the creator: never invited, or an invite it claimed itself
+STATUS_CLAIMED = "claimed"  # an invite claimed by somebody else
 
 
 @dataclass(slots=True)
@@ -32,17 +34,21 @@ class SeatArrangement:
     claimed: set[str] = field(default_factory=set)  # invite hashes used (claimed or botted)
     bots: dict[str, str] = field(default_factory=dict)  # seat -> built-in bot name
     host_hash: str = ""
+    host_claimed: set[str] = field(default_factory=set)  # invite hashes the creator claimed
 
     def open_seats(self) -> set[str]:
         return {seat for h, seat in self.invites.items() if h not in self.claimed}
 
     def status(self, seat: str) -> tuple[str, str]:
-        """(status, bot name) of ``seat``: open, bot or taken."""
+        """(status, bot name) of ``seat``: open, bot, host or claimed."""
         if seat in self.bots:
             return STATUS_BOT, self.bots[seat]
         if seat in self.open_seats():
             return STATUS_OPEN, ""
-        return STATUS_TAKEN, ""
+        invited = {h for h, s in self.invites.items() if s == seat}
+        if invited and not invited <= self.host_claimed:
+            return STATUS_CLAIMED, ""
+        return STATUS_HOST, ""
 
     def as_record(self) -> dict[str, object]:
         return {
@@ -50,6 +56,7 @@ class SeatArrangement:
             "claimed": sorted(self.claimed),
             "bots": dict(self.bots),
             "host": self.host_hash,
+            "host_claimed": sorted(self.host_claimed),
         }
 
     @classmethod
@@ -59,9 +66,11 @@ class SeatArrangement:
         claimed = record.get("claimed", [])
         bots = record.get("bots", {})
         host = record.get("host", "")
+        by_host = record.get("host_claimed", [])
         return cls(
             {str(k): str(v) for k, v in invites.items()} if isinstance(invites, dict) else {},
             {str(h) for h in claimed} if isinstance(claimed, list) else set(),
             {str(k): str(v) for k, v in bots.items()} if isinstance(bots, dict) else {},
             host if isinstance(host, str) else "",
+            {str(h) for h in by_host} if isinstance(by_host, list) else set(),
         )

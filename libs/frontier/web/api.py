@@ -17,7 +17,9 @@ Secrecy rules this module keeps:
   reader's view; the gateway never holds or forwards another seat's view.  The event stream
   is the spectator's (public) one.
 * Every bad input gets a 4xx with a JSON body ``{"error": ..., "detail": ...}`` before any
-  call that changes something is made (the checks are :mod:`frontier.web.inputs`).
+  call that changes something is made (the checks are :mod:`frontier.web.inputs`); an
+  orchestrator's refusal adds its ErrorInfo ``metadata`` (the field at fault...) when it
+  has some.
 """
 
 from __future__ import annotations
@@ -51,10 +53,15 @@ from frontier.web.inputs import (
     token_of,
 )
 
+# "taken" stays for SEAT_STATUS_TAKEN, which an older orchestrator sends, and for a value
+# newer than this gateway.
 SEAT_STATUS = {
     match_pb2.SEAT_STATUS_OPEN: "open",
     match_pb2.SEAT_STATUS_BOT: "bot",
     match_pb2.SEAT_STATUS_TAKEN: "taken",
+    match_pb2.SEAT_STATUS_HOST: "host",
+    match_pb2.SEAT_STATUS_CLAIMED: "claimed",
+    match_pb2.SEAT_STATUS_TAKEN_OVER: "taken_over",
 }
 
 
@@ -170,10 +177,18 @@ class Api:
         return JSONResponse(out, 201, headers=NO_STORE)
 
     async def claim_seat(self, request: Request) -> Response:
-        """An invite link opened: its code (in the body) becomes the seat's token."""
+        """An invite link opened: its code (in the body) becomes the seat's token.  The tab
+        that created the match sends its host token too, and claims its own invite only
+        with ``allow_host_claim``."""
         match_id = match_id_of(request)
+        host = token_of(request, required=False, header=HOST_HEADER)
         body: ClaimBody = await body_of(request, ClaimBody)
-        claim = match_pb2.ClaimSeatRequest(match_id=match_id, invite_code=body.invite_code)
+        claim = match_pb2.ClaimSeatRequest(
+            match_id=match_id,
+            invite_code=body.invite_code,
+            host_token=host,
+            allow_host_claim=body.allow_host_claim,
+        )
         reply = await self.call(self.stub.ClaimSeat, claim)
         out = {"seat": seat_name(reply.seat.seat), "token": reply.seat.token}
         return JSONResponse(out, headers=NO_STORE)
@@ -339,7 +354,7 @@ async def _sse(call: Any, first: match_pb2.WatchEventsResponse | None) -> AsyncI
         yield b"event: end\ndata: {}\n\n"
     except grpc.aio.AioRpcError as exc:
         refused = grpc_error(exc)
-        detail = json.dumps({"error": refused.error, "detail": refused.detail})
+        detail = json.dumps(refused.body())
         yield f"event: error\ndata: {detail}\n\n".encode()
     finally:
         call.cancel()

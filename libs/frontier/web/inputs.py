@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from frontier.runtime.errors import hide, reason_in
+from frontier.runtime.errors import bounded, error_info_in, hide
 
 TOKEN_HEADER = "x-frontier-seat-token"
 HOST_HEADER = "x-frontier-host-token"
@@ -49,14 +49,25 @@ HTTP_OF_GRPC = {
 
 
 class HttpError(Exception):
-    """A request the gateway refuses: its status and a readable reason."""
+    """A request the gateway refuses: its status, a machine-readable reason, a readable
+    detail, and for the orchestrator's refusals its ErrorInfo metadata (``field``,
+    ``current_version``..., errors.proto), sent only when there is some."""
 
-    def __init__(self, status: int, error: str, detail: str) -> None:
+    def __init__(
+        self, status: int, error: str, detail: str, metadata: dict[str, str] | None = None
+    ) -> None:
         super().__init__(detail)
         self.status, self.error, self.detail = status, error, detail
+        self.metadata = metadata or {}
+
+    def body(self) -> dict[str, object]:
+        body: dict[str, object] = {"error": self.error, "detail": self.detail}
+        if self.metadata:
+            body["metadata"] = self.metadata
+        return body
 
     def response(self) -> JSONResponse:
-        return JSONResponse({"error": self.error, "detail": self.detail}, self.status)
+        return JSONResponse(self.body(), self.status)
 
 
 # What the page is told when the orchestrator's answer is gRPC's own, not the server's.
@@ -80,12 +91,13 @@ def grpc_error(exc: grpc.aio.AioRpcError) -> HttpError:
     unreachable, say), carries gRPC's text, which names internal addresses: that is logged
     (rate-limited), and the page gets a fixed sentence."""
     code = exc.code()
-    reason = reason_in(exc.trailing_metadata())
+    reason, metadata = error_info_in(exc.trailing_metadata())
     detail = exc.details() or code.name
     if not reason and code in GRPC_OWN:
         hide(exc, "a call to the orchestrator")
         detail = GRPC_OWN[code]
-    return HttpError(HTTP_OF_GRPC.get(code, 502), (reason or code.name).lower(), detail)
+    error = (reason or code.name).lower()
+    return HttpError(HTTP_OF_GRPC.get(code, 502), error, detail, bounded(metadata))
 
 
 class CreateMatchBody(BaseModel):
@@ -107,6 +119,7 @@ class ClaimBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     invite_code: str = Field(min_length=1, max_length=128)
+    allow_host_claim: bool = False  # the match's creator claims one of its own invites
 
 
 class AssignBotBody(BaseModel):

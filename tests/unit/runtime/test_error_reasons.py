@@ -22,7 +22,10 @@ from frontier.runtime.errors import (
     ServiceError,
     classify,
     details_metadata,
+    error_info_in,
+    metadata_of,
     reason_in,
+    trailer_of,
 )
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -158,3 +161,25 @@ def test_every_retry_advice_in_a_message_is_the_docs_one() -> None:
     # the WRITER_CONFLICT row says the command was not applied and to retry with its id
     assert advice["WRITER_CONFLICT"].startswith("retry with the same command id")
     assert "choose again" in advice["STALE_VERSION"]
+
+
+def test_a_domain_services_metadata_passes_on_with_its_own_reason_only() -> None:
+    empty = grpc.aio.Metadata()
+
+    def failed(code: grpc.StatusCode, reason: str) -> grpc.aio.AioRpcError:
+        trailer = details_metadata(code, "x", reason, {"field": "command"})
+        return grpc.aio.AioRpcError(code, empty, grpc.aio.Metadata(*trailer), "x")
+
+    refused = failed(grpc.StatusCode.FAILED_PRECONDITION, "ILLEGAL_COMMAND")
+    assert metadata_of(refused) == {"field": "command"}
+    assert error_info_in(trailer_of(refused)) == ("ILLEGAL_COMMAND", {"field": "command"})
+    # a domain that does not answer is this service's DOMAIN_UNAVAILABLE, about no field
+    gone = failed(grpc.StatusCode.UNAVAILABLE, "SERVER_UNAVAILABLE")
+    assert classify(gone)[2] == "DOMAIN_UNAVAILABLE" and metadata_of(gone) == {}
+
+
+def test_metadata_values_over_the_limit_are_left_out_never_cut() -> None:
+    error = ServiceError(
+        grpc.StatusCode.NOT_FOUND, "x", "MATCH_NOT_FOUND", {"match_id": "a" * 65, "field": "m"}
+    )
+    assert error.metadata == {"field": "m"}
