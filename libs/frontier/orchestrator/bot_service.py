@@ -28,7 +28,7 @@ import grpc
 
 from frontier.engine import Seat
 from frontier.engine.model import Command
-from frontier.runtime.errors import GrpcContext, ServiceError, abort, status_for
+from frontier.runtime.errors import GrpcContext, ServiceError, abort, classify
 from frontier.v1 import bot_pb2, bot_pb2_grpc, events_pb2, types_pb2
 from frontier.wire.convert import enum_to_proto
 
@@ -36,6 +36,7 @@ from . import referee
 from .core import Orchestrator
 from .hosted_match import HostedMatch, NotOwner, unix_ms
 from .peers import FORWARDED, Peers, peer_failure, refuse_second_hop
+from .seat_records import Rejection
 from .servicer import view_message
 
 log = logging.getLogger("frontier.bots")
@@ -251,24 +252,26 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             session.wake.set()
 
     async def _answer(self, hosted: HostedMatch, session: _Session, answer: bot_pb2.Answer) -> None:
+        rejection: Rejection | None
         try:
-            reason = await self.core.answer_decision(
+            rejection = await self.core.answer_decision(
                 hosted, session.seat, answer.decision_id, answer.command_id
             )
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            code, message = status_for(exc)
+            code, message, why = classify(exc)
             if code is grpc.StatusCode.INTERNAL:
                 log.exception("internal error answering for %s", session.seat.value)
-            reason = f"{code.name}: {message}"
-        if reason:  # an accepted answer shows as the next decision request
+            rejection = Rejection(why, f"{code.name}: {message}")
+        if rejection is not None:  # an accepted answer shows as the next decision request
+            hosted.play_of(session.seat).refused(answer.decision_id, answer.command_id, rejection)
             session.push(
                 bot_pb2.PlayResponse(
                     rejected=bot_pb2.AnswerRejected(
                         decision_id=answer.decision_id[:64],
                         command_id=answer.command_id[:256],
-                        reason=reason,
+                        reason=rejection.message,
                     )
                 )
             )

@@ -39,6 +39,7 @@ from .decisions import DEFAULT_BOT_THREADS, Decisions, open_decision
 from .hosted_match import HostedMatch, SubmitResult
 from .leases import Leases
 from .match_host import MatchHost
+from .seat_records import Rejection
 from .seating import Seating
 from .write_path import WritePath
 
@@ -148,7 +149,7 @@ class Orchestrator:
 
     async def answer_decision(
         self, hosted: HostedMatch, seat: Seat, decision_id: str, legal_id: str
-    ) -> str:
+    ) -> Rejection | None:
         """A bot's answer: see :meth:`.decisions.Decisions.answer_decision`."""
         return await self.decisions.answer_decision(hosted, seat, decision_id, legal_id)
 

@@ -39,6 +39,7 @@ from .checks import resolve
 from .commit import CommitPath
 from .hosted_match import HostedMatch
 from .referee import AnsweredBy
+from .seat_records import Rejection
 
 log = logging.getLogger("frontier.orchestrator")
 
@@ -107,32 +108,40 @@ class Decisions:
 
     async def answer_decision(
         self, hosted: HostedMatch, seat: Seat, decision_id: str, legal_id: str
-    ) -> str:
-        """A bot's answer; returns "" when accepted, else why not (the decision stays open)."""
+    ) -> Rejection | None:
+        """A bot's answer; None when accepted, else why not (the decision stays open)."""
         if hosted.abandoned:
-            return "the match was abandoned (nobody acted in it for the idle timeout)"
+            return Rejection(
+                "MATCH_ABANDONED",
+                "the match was abandoned (nobody acted in it for the idle timeout)",
+            )
         if hosted.clock_of(seat).taken_over:
-            return "the built-in bot plays this seat now (too many missed deadlines)"
+            return Rejection(
+                "SEAT_TAKEN_OVER",
+                "the built-in bot plays this seat now (too many missed deadlines)",
+            )
         shown = decision_id[:40]
         if not decision_id.isdigit() or decision_id != str(hosted.state.version):
-            return f"no open decision {shown!r} for seat {seat.value}"
+            return Rejection("STALE_VERSION", f"no open decision {shown!r} for seat {seat.value}")
         if to_act(hosted.state) is not seat:
-            return f"decision {shown!r} is not waiting for seat {seat.value}"
+            return Rejection(
+                "NOT_YOUR_TURN", f"decision {shown!r} is not waiting for seat {seat.value}"
+            )
         version = int(decision_id)
 
-        async def work() -> str:
+        async def work() -> Rejection | None:
             if hosted.state.version != version or to_act(hosted.state) is not seat:
-                return f"decision {shown!r} is closed"
+                return Rejection("STALE_VERSION", f"decision {shown!r} is closed")
             if automatic(hosted, seat) is not None:
-                return f"decision {shown!r} is answered by the server"
+                return Rejection("NOT_YOUR_TURN", f"decision {shown!r} is answered by the server")
             try:
                 cmd = resolve(hosted, seat, None, legal_id)
             except ServiceError as exc:
-                return exc.message
+                return Rejection(exc.reason, exc.message)
             await self.commits.commit(
                 hosted, seat, cmd, f"bot:{seat.value}:{decision_id}", referee.SEAT
             )
-            return ""
+            return None
 
         return await self.commits.serialized(hosted, work)
 
