@@ -49,6 +49,7 @@ def assert_clean_pass(status: int, report: dict[str, Any]) -> None:
     assert match["answered"] > 0 and match["think_p50_ms"] <= match["think_p99_ms"]
     assert (match["strikes"], match["rejected_count"], match["rejected"]) == (0, 0, [])
     assert "ExportReplay" in match["replay"] and match["match_id"] in match["replay"]
+    assert json.loads(Path(match["replay_file"]).read_text())["format"].startswith("frontier.")
 
 
 def test_the_python_sdk_bot_passes_the_check(capsys, tmp_path):

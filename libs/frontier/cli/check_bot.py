@@ -6,16 +6,19 @@
 Starts a local stack (or, with ``--compose``, the compose stack), plays ``--matches``
 matches with the bot command in each faction's seat in turn, and prints per match: the
 result, strikes, rejected answers with their reasons, think time p50/p99 and where to
-replay it.  Exit status 0 only if every match finished with no strike, no rejected answer
-and no crash of the bot; 1 otherwise.  The work is :mod:`frontier.testing.checkbot`, which
-the pytest plugin shares.
+replay it (the web gateway's page while the stack is up: ``--keep-up``; the spectator's
+history is saved next to the bot's log either way).  Exit status 0 only if every match
+finished with no strike, no rejected answer and no crash of the bot; 1 otherwise.  The
+work is :mod:`frontier.testing.checkbot`, which the pytest plugin shares.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import signal
 import tempfile
+import threading
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
@@ -59,6 +62,11 @@ def add_check_bot_command(commands: Any) -> None:
         "--compose", action="store_true", help="use the compose stack (needs Docker)"
     )
     check.add_argument("--no-web", action="store_true", help="start no web gateway")
+    check.add_argument(
+        "--keep-up",
+        action="store_true",
+        help="after the check, keep the local stack up (to replay in a browser) until Ctrl-C",
+    )
     check.add_argument("--workdir", type=Path, default=None, help="stack and bot logs")
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     check.set_defaults(run=_check_bot)
@@ -89,7 +97,17 @@ def _check_bot(args: argparse.Namespace) -> int:
                 report = check_bot(handle.target, args.cmd, args.matches, options)
             except ValueError as exc:
                 raise UsageError(str(exc)) from None
+            print(json.dumps(report.to_json(), indent=2) if args.json else report.table())
+            if args.keep_up:
+                print("the stack stays up for the replay links; Ctrl-C to stop", flush=True)
+                _wait_for_ctrl_c()
     except NoDocker as exc:
         raise UsageError(str(exc)) from None
-    print(json.dumps(report.to_json(), indent=2) if args.json else report.table())
     return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _wait_for_ctrl_c() -> None:
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    stop.wait()

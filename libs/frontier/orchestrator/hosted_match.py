@@ -36,7 +36,7 @@ from frontier.v1 import events_pb2
 
 from .legal_cache import LegalCache, Listed, SeatLegal
 from .recent import Recent
-from .referee import SEAT, ClockConfig
+from .referee import SEAT, STANDING_ANSWER, ClockConfig
 from .seat_records import SeatPlay
 from .tails import Tails
 
@@ -153,6 +153,8 @@ class HostedMatch:
         self.clocks[batch.seat] = batch.clock
         if batch.record.answered_by in _BY_THE_SEAT:
             self.play_of(batch.seat).answered(batch.record.elapsed_ms)
+        elif batch.record.answered_by == STANDING_ANSWER:
+            self.play_of(batch.seat).answered_by_standing_answer()
         if batch.command_id:
             after = to_act(state)
             self.command_ids[(batch.seat.value, batch.command_id)] = CommandResult(

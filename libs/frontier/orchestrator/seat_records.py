@@ -11,7 +11,9 @@ latest :data:`KEPT_REJECTIONS` refused answers.
 
 Secrecy: think times are public (every watcher reads them in the decision records of
 WatchEvents); a refused answer names the legal id a seat tried and why it failed, so it is
-shown to that seat alone.
+shown to that seat alone.  A standing answer is private to its seat too: every other reader
+sees it in WatchEvents as the seat's own answer after 0 ms, so the record shows it to them
+the same way (counted, with a think time of 0), and to the seat itself not at all.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ class SeatPlay:
     """One seat's answers so far."""
 
     think_ms: array[int] = field(default_factory=lambda: array("I"))
+    standing: int = 0  # decisions its standing answers answered
     rejected_count: int = 0
     rejected: deque[match_pb2.RejectedAnswer] = field(
         default_factory=lambda: deque(maxlen=KEPT_REJECTIONS)
@@ -49,6 +52,10 @@ class SeatPlay:
     def answered(self, elapsed_ms: int) -> None:
         """The seat's own client answered a decision after ``elapsed_ms``."""
         self.think_ms.append(min(max(0, elapsed_ms), 0xFFFFFFFF))
+
+    def answered_by_standing_answer(self) -> None:
+        """The server answered a decision from the seat's standing answers."""
+        self.standing += 1
 
     def refused(self, decision_id: str, command_id: str, rejection: Rejection) -> None:
         """The server refused an answer of the seat's bot stream."""
@@ -63,11 +70,12 @@ class SeatPlay:
             )
         )
 
-    def summary(self) -> match_pb2.ThinkTimeSummary:
-        """Count, median, 99th percentile (nearest rank) and maximum of the think times."""
-        if not self.think_ms:
+    def summary(self, zeros: int = 0) -> match_pb2.ThinkTimeSummary:
+        """Count, median, 99th percentile (nearest rank) and maximum of the think times,
+        with ``zeros`` answers of 0 ms besides."""
+        if not self.think_ms and not zeros:
             return match_pb2.ThinkTimeSummary()
-        ordered = sorted(self.think_ms)
+        ordered = [0] * zeros + sorted(self.think_ms)
         return match_pb2.ThinkTimeSummary(
             count=len(ordered),
             p50_ms=nearest_rank(ordered, 50),
@@ -92,12 +100,13 @@ def seat_record(
 ) -> match_pb2.SeatPlayRecord:
     """``seat``'s record as ``viewer`` may see it (rejections for the seat itself only)."""
     play = play or SeatPlay()
+    shown_as_own = 0 if viewer is seat else play.standing  # what WatchEvents shows them
     record = match_pb2.SeatPlayRecord(
         seat=types_pb2.Seat.ValueType(enum_to_proto(seat)),
         strikes=strikes,
         taken_over=taken_over,
-        answered=len(play.think_ms),
-        think_time=play.summary(),
+        answered=len(play.think_ms) + shown_as_own,
+        think_time=play.summary(shown_as_own),
     )
     if viewer is seat:
         record.rejected_count = play.rejected_count

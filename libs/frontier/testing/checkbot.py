@@ -112,6 +112,7 @@ def play_match(
             _abandon(stub, match_id, created.host_token)
         player.stop()
         _read_seat_record(stub, match_id, token, seat, report)
+        report.replay_file = _save_replay(stub, match_id, options.workdir)
     report.judge()
     return report
 
@@ -174,6 +175,14 @@ def _read_seat_record(
         report.think_p50_ms = record.think_time.p50_ms
         report.think_p99_ms = record.think_time.p99_ms
         report.think_max_ms = record.think_time.max_ms
+
+
+def _save_replay(stub: match_pb2_grpc.MatchServiceStub, match_id: str, folder: Path) -> str:
+    """The spectator's history of the match (ExportReplay), kept after the stack stops."""
+    text = stub.ExportReplay(match_pb2.ExportReplayRequest(match_id=match_id), RPC_TIMEOUT_S).json
+    path = folder / f"{match_id}.replay.json"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
 
 
 def _abandon(stub: match_pb2_grpc.MatchServiceStub, match_id: str, host_token: str) -> None:

@@ -42,6 +42,7 @@ class MatchReport:
     think_p99_ms: int = 0
     think_max_ms: int = 0
     replay: str = ""  # where to replay it: the web gateway's page, or an ExportReplay call
+    replay_file: str = ""  # the spectator's history (ExportReplay), saved
     bot_log: str = ""  # the bot's stdout and stderr
     bot_error: str = ""  # what a Python bot raised
     problems: list[str] = field(default_factory=list)
@@ -108,6 +109,8 @@ class CheckReport:
                 for r in m.rejected
             )
             lines.append(f"  replay:  {m.replay}")
+            if m.replay_file:
+                lines.append(f"  history: {m.replay_file}")
             if m.bot_log:
                 lines.append(f"  bot log: {m.bot_log}")
         passed = sum(m.ok for m in self.matches)

@@ -72,3 +72,16 @@ def test_refused_answers_are_shown_to_their_own_seat_only():
         assert (other.strikes, other.answered, other.think_time.max_ms) == (1, 1, 12)
         assert other.rejected_count == 0
         assert not other.rejected
+
+
+def test_standing_answers_look_to_others_as_they_do_in_watch_events():
+    """Others see a standing answer as the seat's own answer after 0 ms; the seat itself
+    does not count it as its client's answer."""
+    play = SeatPlay()
+    play.answered(40)
+    play.answered_by_standing_answer()
+    own = seat_record(Seat.B1, play, strikes=0, taken_over=False, viewer=Seat.B1)
+    assert (own.answered, own.think_time.count, own.think_time.p50_ms) == (1, 1, 40)
+    other = seat_record(Seat.B1, play, strikes=0, taken_over=False, viewer=None)
+    assert (other.answered, other.think_time.count, other.think_time.p50_ms) == (2, 2, 0)
+    assert other.think_time.max_ms == 40
