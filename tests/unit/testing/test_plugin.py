@@ -39,7 +39,7 @@ def test_a_pytest_run_elsewhere_gets_the_fixtures(pytester: pytest.Pytester):
 
 
 def test_compose_without_a_compose_file_is_a_clear_error(tmp_path):
-    with pytest.raises(NoDocker, match="no docker-compose.yml"), compose_stack(tmp_path):
+    with pytest.raises(NoDocker, match=r"no docker-compose\.yml"), compose_stack(tmp_path):
         pass
 
 
