@@ -24,9 +24,11 @@ from .checkbot import CheckOptions, Target, play_match
 from .players import BotSpec
 from .report import MatchReport
 
-# docker-compose.yml publishes the first orchestrator and the web gateway here
-COMPOSE_ORCHESTRATOR = "127.0.0.1:50051"
-COMPOSE_WEB = "http://127.0.0.1:8080/"
+# Where docker-compose.yml publishes the first orchestrator and the web gateway; on an
+# engine without a bridge network, the host-network override's loopback ports instead.
+COMPOSE_PORTS = {"orchestrator": 50051, "web": 8080}
+HOSTNET_OVERRIDE = "deploy/docker-compose.hostnet.yml"
+HOSTNET_PORTS = {"orchestrator": 15051, "web": 18080}
 
 
 class NoDocker(RuntimeError):
@@ -84,10 +86,20 @@ def compose_stack(project: Path) -> Iterator[StackHandle]:
     docker = shutil.which("docker")
     if docker is None:
         raise NoDocker("--compose needs Docker, and no `docker` command is installed")
-    probe = subprocess.run([docker, "info"], capture_output=True, text=True, check=False)
-    if probe.returncode != 0:
-        raise NoDocker(f"--compose needs a running Docker engine: {probe.stderr.strip()[:200]}")
+    for check in (["info"], ["compose", "version"]):
+        probe = subprocess.run([docker, *check], capture_output=True, text=True, check=False)
+        if probe.returncode != 0:
+            why = (probe.stderr.strip().splitlines() or ["?"])[-1][:200]
+            raise NoDocker(
+                f"--compose needs a Docker engine with compose (docker {check[0]}: {why})"
+            )
+    bridge = subprocess.run(
+        [docker, "network", "inspect", "bridge"], capture_output=True, check=False
+    )
+    files, ports = ["docker-compose.yml"], COMPOSE_PORTS
+    if bridge.returncode != 0 and (project / HOSTNET_OVERRIDE).is_file():
+        files, ports = [*files, HOSTNET_OVERRIDE], HOSTNET_PORTS
     from testcontainers.compose import DockerCompose  # a dev dependency, imported when used
 
-    with DockerCompose(str(project), wait=True):
-        yield StackHandle(COMPOSE_ORCHESTRATOR, COMPOSE_WEB)
+    with DockerCompose(str(project), compose_file_name=files, wait=True):
+        yield StackHandle(f"127.0.0.1:{ports['orchestrator']}", f"http://127.0.0.1:{ports['web']}/")
