@@ -45,6 +45,7 @@ from . import referee
 from .core import Orchestrator
 from .hosted_match import HostedMatch, NotOwner, unix_ms
 from .peers import FORWARDED, Peers, peer_failure, refuse_second_hop
+from .seat_records import Rejection
 from .servicer import view_message
 
 log = logging.getLogger("frontier.bots")
@@ -297,6 +298,10 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 reason=f"{code.name}: {message}",
                 reason_code=errors_pb2.ErrorReason.Value(REASON_PREFIX + reason),
                 metadata=metadata_of(exc),
+            )
+            # kept for GetMatchInfo's seat records (check-bot reads them)
+            hosted.play_of(session.seat).refused(
+                answer.decision_id, legal_id, Rejection(reason, rejected.reason)
             )
         session.push(bot_pb2.PlayResponse(rejected=rejected))
 

@@ -36,8 +36,12 @@ from frontier.v1 import events_pb2
 
 from .legal_cache import LegalCache, Listed, SeatLegal
 from .recent import Recent
-from .referee import ClockConfig
+from .referee import SEAT, STANDING_ANSWER, ClockConfig
+from .seat_records import SeatPlay
 from .tails import Tails
+
+# who answered a decision when its seat's own client did (unset is read as the seat)
+_BY_THE_SEAT = frozenset({SEAT, events_pb2.ANSWERED_BY_UNSPECIFIED})
 
 
 def unix_ms() -> int:
@@ -121,6 +125,8 @@ class HostedMatch:
     last_command: float = field(default_factory=time.monotonic)  # for the idle timeout
     seats: SeatArrangement = field(default_factory=SeatArrangement)  # open and bot seats
     seed_fixed: bool = True
+    # think times and refused answers per seat since this orchestrator loaded the match
+    plays: dict[Seat, SeatPlay] = field(default_factory=dict)
 
     @property
     def ended(self) -> bool:
@@ -145,6 +151,10 @@ class HostedMatch:
             self.tails.committed(batch.envelopes)
         self.remember(batch.events, batch.seat, batch.record)
         self.clocks[batch.seat] = batch.clock
+        if batch.record.answered_by in _BY_THE_SEAT:
+            self.play_of(batch.seat).answered(batch.record.elapsed_ms)
+        elif batch.record.answered_by == STANDING_ANSWER:
+            self.play_of(batch.seat).answered_by_standing_answer()
         if batch.command_id:
             after = to_act(state)
             self.command_ids[(batch.seat.value, batch.command_id)] = CommandResult(
@@ -249,6 +259,13 @@ class HostedMatch:
         previous = self.sessions.get(seat)
         self.sessions[seat] = session
         return previous
+
+    def play_of(self, seat: Seat) -> SeatPlay:
+        """``seat``'s think times and refused answers (an empty record to begin with)."""
+        play = self.plays.get(seat)
+        if play is None:
+            play = self.plays[seat] = SeatPlay()
+        return play
 
     def detach(self, seat: Seat, session: SessionListener) -> None:
         """``session`` ended (unless a newer stream replaced it already)."""

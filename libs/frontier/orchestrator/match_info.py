@@ -18,6 +18,7 @@ from frontier.wire.view import view_to_proto
 
 from .core import Orchestrator
 from .hosted_match import HostedMatch
+from .seat_records import seat_record
 
 
 def game_data_response() -> match_pb2.GetGameDataResponse:
@@ -44,4 +45,16 @@ async def match_info_response(
     # other state, so the opening deal shows the caller exactly what GetView showed then
     initial = view_to_proto(view(initial_state(hosted.config), viewer))
     initial.seed_fixed = hosted.seed_fixed
-    return match_pb2.GetMatchInfoResponse(info=info, initial_view=initial)
+    return match_pb2.GetMatchInfoResponse(
+        info=info, initial_view=initial, seat_records=seat_records(hosted, viewer)
+    )
+
+
+def seat_records(hosted: HostedMatch, viewer: Seat | None) -> list[match_pb2.SeatPlayRecord]:
+    """Every filled seat's play so far, as ``viewer`` may see it (see seat_records.py)."""
+    records = []
+    for seat in hosted.state.lineup:
+        clock = hosted.clock_of(seat)
+        play = hosted.plays.get(seat)
+        records.append(seat_record(seat, play, clock.strikes, clock.taken_over, viewer))
+    return records
