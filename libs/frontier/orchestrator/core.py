@@ -35,9 +35,10 @@ from frontier.v1 import match_pb2
 from frontier.wire.convert import event_to_proto
 
 from . import history
+from .bot_pool import BotPool
 from .clients import DomainClients
 from .commit import CommitPath
-from .decisions import DEFAULT_BOT_THREADS, Decisions, open_decision
+from .decisions import Decisions, open_decision
 from .hosted_match import HostedMatch, SubmitResult
 from .leases import Leases
 from .match_host import MatchHost
@@ -62,7 +63,7 @@ class Orchestrator:
         settle_wait_s: float = 5.0,
         idle_timeout_s: float = 0.0,
         max_matches: int = 1000,
-        bot_threads: int = DEFAULT_BOT_THREADS,
+        bots: BotPool | None = None,
         write_path: WritePath | None = None,
         watch_limits: WatchLimits | None = None,
     ) -> None:
@@ -77,7 +78,7 @@ class Orchestrator:
             bus, clients, snapshot_every, self.host.drop, settle_wait_s, self.write_path
         )
         self.decisions = Decisions(
-            self.commits, self.host.is_hosted, lambda: self.host.draining, bot_threads
+            self.commits, self.host.is_hosted, lambda: self.host.draining, bots
         )
         self.seating = Seating(bus, self.host, self.commits, self.decisions)
         self.replays = ReplayCache()  # ended matches' replays, computed once

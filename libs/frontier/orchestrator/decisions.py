@@ -10,13 +10,13 @@ derived from the decision (``timeout:<seat>:<version>``...), so a retried answer
 same command and nothing depends on the referee's memory.
 
 A built-in bot thinks for a while (the search bot tens to hundreds of milliseconds), so it
-thinks in a worker thread of a bounded pool (``FRONTIER_BOT_THREADS``), holding neither the
-event loop nor the match's lock: the server goes on answering every other call and match
-meanwhile.  The bot reads the match's state object of that moment, which nothing changes
-afterwards (a commit replaces the match's state with a new object, never edits it), and its
-choice is committed only if, under the lock again, the match still waits on the same seat at
-the same version and the built-in bot still answers it; otherwise it is discarded and the
-referee looks again.
+thinks in a worker process of a bounded pool (:mod:`.bot_pool`, ``FRONTIER_BOT_PROCESSES``),
+holding neither the event loop nor the match's lock nor the interpreter: the server goes on
+answering every other call and match meanwhile.  The bot reads the match's state object of
+that moment, which nothing changes afterwards (a commit replaces the match's state with a new
+object, never edits it), and its choice is committed only if, under the lock again, the match
+still waits on the same seat at the same version and the built-in bot still answers it;
+otherwise it is discarded and the referee looks again.
 """
 
 from __future__ import annotations
@@ -26,17 +26,17 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 
-from frontier.bots import default_command, make_bot
+from frontier.bots import default_command
 from frontier.bots.standing import choose
-from frontier.engine import Command, Seat, State, to_act
+from frontier.engine import Seat, to_act
 from frontier.runtime.errors import CURRENT_VERSION, FIELD, ServiceError, about, shown
 from frontier.runtime.failure_log import FailureLog
 
 from . import referee
+from .bot_pool import BotPool
 from .checks import check_not_taken_over, resolve
 from .commit import CommitPath
 from .hosted_match import HostedMatch
@@ -48,8 +48,6 @@ log = logging.getLogger("frontier.orchestrator")
 # service down, NATS unreachable): it doubles up to the maximum, and resets on success.
 RETRY_FIRST_S = 0.1
 RETRY_MAX_S = 2.0
-
-DEFAULT_BOT_THREADS = 2  # worker threads the built-in bots think in (FRONTIER_BOT_THREADS)
 
 _KIND = {
     referee.TIMEOUT: "timeout",
@@ -89,23 +87,20 @@ class Decisions:
         commits: CommitPath,
         is_hosted: Callable[[HostedMatch], bool],
         draining: Callable[[], bool],
-        bot_threads: int = DEFAULT_BOT_THREADS,
+        bots: BotPool | None = None,
     ) -> None:
-        if bot_threads < 1:
-            raise ValueError(f"the built-in bots need at least 1 thread, got {bot_threads}")
         self.commits = commits
         self.is_hosted = is_hosted  # still ours (not dropped or unloaded meanwhile)
         self.draining = draining
-        self.thinking = ThreadPoolExecutor(bot_threads, thread_name_prefix="frontier-bot")
+        self.bots = bots if bots is not None else BotPool()
         self.discarded = 0  # bot choices thrown away because the decision changed meanwhile
         # every match's referee retries while NATS or a domain service is away: one line
         # for all of them, not one per match and retry
         self.failures = FailureLog(log)
 
     def close(self) -> None:
-        """Drop the bot choices not started yet; one under way finishes in its thread and
-        is never committed (its referee was cancelled first)."""
-        self.thinking.shutdown(wait=False, cancel_futures=True)
+        """Drop the bot choices not started yet (see :meth:`.bot_pool.BotPool.close`)."""
+        self.bots.close()
 
     async def answer_decision(
         self, hosted: HostedMatch, seat: Seat, decision_id: str, legal_id: str
@@ -223,9 +218,8 @@ class Decisions:
             state = hosted.state
             legal = list(hosted.legal(seat).commands)
             name = bot_name(hosted, seat)
-        loop = asyncio.get_running_loop()
-        cmd = await loop.run_in_executor(
-            self.thinking, think, name, bot_seed(hosted.match_id, version, seat), state, seat, legal
+        cmd = await self.bots.choose(
+            name, bot_seed(hosted.match_id, version, seat), state, seat, legal
         )
         async with hosted.lock:
             if (
@@ -263,8 +257,3 @@ def bot_seed(match_id: str, version: int, seat: Seat) -> int:
     """A fresh bot per decision, seeded by match, seat and version: a retried answer is the
     same command, and nothing depends on bot state in memory."""
     return int(match_id[:15], 16) + 7919 * version + list(Seat).index(seat)
-
-
-def think(name: str, seed: int, state: State, seat: Seat, legal: list[Command]) -> Command:
-    """The bot's choice (run in a worker thread: it only reads ``state``)."""
-    return make_bot(name, seed).choose(state, seat, legal)

@@ -16,6 +16,7 @@ from frontier.runtime.settings import OrchestratorSettings
 from frontier.runtime.telemetry import setup_tracing
 from frontier.v1 import bot_pb2, bot_pb2_grpc, match_pb2, match_pb2_grpc
 
+from .bot_pool import BotPool
 from .bot_service import BotServicer
 from .clients import DomainClients
 from .core import Orchestrator
@@ -59,7 +60,7 @@ async def run(
         settle_wait_s=settings.call_timeout_s,
         idle_timeout_s=settings.idle_timeout_s,
         max_matches=settings.max_matches,
-        bot_threads=settings.bot_threads,
+        bots=BotPool(settings.bot_processes),
         write_path=write_path,
         watch_limits=WatchLimits(
             per_match=settings.watchers_per_match,

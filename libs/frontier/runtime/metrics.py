@@ -88,6 +88,11 @@ WRITE_PATH_FAILURES = Counter(
     "jetstream_unavailable, jetstream_disabled, disconnected, refused, other",
     ["reason"],
 )
+BOT_CPU_SECONDS = Counter(
+    "frontier_bot_cpu_seconds_total",
+    "CPU seconds the built-in bots spent choosing, in their worker processes, by bot",
+    ["bot"],
+)
 REPLAY_EXPORTS = Counter(
     "frontier_replay_exports_total",
     "ExportReplay answers, by where the replay came from: computed (read from the stream and "

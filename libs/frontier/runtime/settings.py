@@ -182,14 +182,13 @@ class OrchestratorSettings(ServiceSettings):
         description="a stream takes no new calls after this long and is replaced, so that "
         "calls are balanced again over the replicas (also new ones); 0 = never",
     )
-    bot_threads: int = Field(
+    bot_processes: int = Field(
         default=2,
         ge=1,
         le=64,
-        description="worker threads the built-in bots (bot seats, takeovers) think in, off "
-        "the event loop; more matches' bots wait their turn",
+        description="worker processes the built-in bots (bot seats, takeovers) think in, off "
+        "the orchestrator's process; more matches' bots wait their turn",
     )
-
     watchers_per_match: int = Field(
         default=1000,
         ge=1,

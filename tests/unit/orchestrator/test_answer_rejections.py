@@ -63,7 +63,7 @@ def _match(bots: dict[str, str] | None = None) -> HostedMatch:
 async def _refusal(
     hosted: HostedMatch, decision_id: str, legal_id: str, commits: _Commits | None = None
 ) -> ServiceError:
-    decisions = Decisions(commits or _Commits(), lambda h: True, lambda: False, bot_threads=1)  # type: ignore[arg-type]
+    decisions = Decisions(commits or _Commits(), lambda h: True, lambda: False)  # type: ignore[arg-type]
     seat = to_act(hosted.state)
     assert seat is not None
     try:
@@ -118,7 +118,7 @@ async def test_a_decision_closed_before_the_answer_got_the_lock_is_decision_clos
 async def test_an_open_decision_answered_with_a_legal_id_is_applied() -> None:
     hosted = _match()
     commits = _Commits()
-    decisions = Decisions(commits, lambda h: True, lambda: False, bot_threads=1)  # type: ignore[arg-type]
+    decisions = Decisions(commits, lambda h: True, lambda: False)  # type: ignore[arg-type]
     seat = to_act(hosted.state)
     assert seat is not None
     await decisions.answer_decision(hosted, seat, "0", _first_legal_id(hosted))

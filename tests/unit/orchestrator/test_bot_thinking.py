@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -27,7 +28,8 @@ from frontier.engine import (
     make_config,
     to_act,
 )
-from frontier.orchestrator.decisions import Decisions, bot_seed, think
+from frontier.orchestrator.bot_pool import BotPool, process_pool, think
+from frontier.orchestrator.decisions import Decisions, bot_seed
 from frontier.orchestrator.hosted_match import CommittedBatch, HostedMatch
 from frontier.store.seats import SeatArrangement
 from frontier.v1 import events_pb2
@@ -114,7 +116,9 @@ def hosted_match(match_id: str, bot: str) -> HostedMatch:
 
 
 def decisions_for(commits: _Commits) -> Decisions:
-    return Decisions(commits, lambda hosted: True, lambda: False, bot_threads=2)  # type: ignore[arg-type]
+    # threads stand in for the worker processes here: the test holds and releases its bot
+    bots = BotPool(executor=ThreadPoolExecutor(2))
+    return Decisions(commits, lambda hosted: True, lambda: False, bots)  # type: ignore[arg-type]
 
 
 async def _wait_for(commits: _Commits, match_id: str, count: int = 1) -> None:
@@ -185,11 +189,11 @@ def test_a_retried_answer_is_the_same_choice() -> None:
     legal = legal_commands(state, seat)
     seed = bot_seed("d" * 32, state.version, seat)
     assert seed != bot_seed("d" * 32, state.version + 1, seat)
-    first = think("search", seed, state, seat, legal)
-    assert think("search", seed, state, seat, legal) == first
+    first = think("search", seed, state, seat, legal).command
+    assert think("search", seed, state, seat, legal).command == first
     assert make_bot("search", seed).choose(state, seat, legal) == first
 
 
-def test_the_pool_needs_a_thread() -> None:
-    with pytest.raises(ValueError, match="at least 1 thread"):
-        Decisions(_Commits(), lambda hosted: True, lambda: False, bot_threads=0)  # type: ignore[arg-type]
+def test_the_pool_needs_a_process() -> None:
+    with pytest.raises(ValueError, match="at least 1 process"):
+        process_pool(0)
