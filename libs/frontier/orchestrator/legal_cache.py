@@ -18,7 +18,7 @@ version after version and match after match (the same moves, the same end of a s
 the last :data:`WIRE_KEPT` of them are kept across versions and matches: most entries of a
 list are found kept already, and a list costs a fraction of building every entry anew.
 They are kept per seat by the command's id (its ``key()``, which names every field but the
-seat) and the bytes of its facts when it has any, not by the command itself: hashing and
+seat) and its facts when it has any, not by the command itself: hashing and
 comparing a ``Command`` runs its dataclass ``__hash__``/``__eq__`` in Python, which would
 be most of what building a list still costs.  Bounded (:data:`WIRE_KEPT` per seat, forgotten all at
 once when full), so a server's memory for it stays small, whatever the number of matches.
@@ -37,9 +37,10 @@ from typing import NamedTuple
 
 from frontier.engine import Seat, legal_commands
 from frontier.engine.model import Command
+from frontier.engine.score_preview import NO_COST, Preview, preview
 from frontier.engine.state import State
 from frontier.v1 import types_pb2
-from frontier.wire.command_facts import facts_message
+from frontier.wire.command_facts import facts_to_proto
 from frontier.wire.labels import legal_command_to_proto
 
 WIRE_KEPT = 1024  # per seat
@@ -53,9 +54,9 @@ class _Kept(NamedTuple):
     entry: bytes
 
 
-# seat -> legal id (and, when the command has a cost or a vp, the bytes of those) -> the
-# LegalCommand of that seat's command with that id and those facts
-_Key = str | tuple[str, bytes]
+# seat -> legal id (and, unless it costs nothing and surely scores nothing, its preview) ->
+# the LegalCommand of that seat's command with that id and those facts
+_Key = str | tuple[str, Preview]
 _WIRE: dict[Seat, dict[_Key, _Kept]] = {}
 
 
@@ -83,21 +84,20 @@ def _entry(kept: dict[_Key, _Kept], state: State, cmd: Command, key: str) -> _Ke
     """The kept entry of ``cmd`` with its facts in ``state`` (made and kept if new).
 
     The facts (cost, vp) depend on the state, the rest on the command alone: the facts are
-    computed each time and their bytes join the id in the key, so the entries of the
-    commands that cost and score nothing (most of a list) are still found kept."""
-    facts = facts_message(state, cmd)
-    extra = facts.SerializeToString()
-    index: _Key = (key, extra) if extra else key
-    found = kept.get(index)
-    if found is not None:
-        return found
+    computed each time and join the id in the key unless they are the commonest ones (no
+    cost, surely no VP), so most entries of a list are still found kept."""
+    found = preview(state, cmd)
+    index: _Key = key if found.vp == 0 and found.cost is NO_COST else (key, found)
+    entry = kept.get(index)
+    if entry is not None:
+        return entry
     if len(kept) >= WIRE_KEPT:
         kept.clear()
     message = legal_command_to_proto(cmd, key)
-    message.MergeFrom(facts)
+    message.MergeFrom(facts_to_proto(found))
     body = message.SerializeToString()
-    found = kept[index] = _Kept(message, varint(len(body)) + body)
-    return found
+    entry = kept[index] = _Kept(message, varint(len(body)) + body)
+    return entry
 
 
 def varint(value: int) -> bytes:

@@ -15,7 +15,7 @@ from frontier.engine.state import State
 from frontier.v1 import command_facts_pb2, types_pb2
 from frontier.wire.enums import item_number
 
-__all__ = ["VERBS", "cost_to_proto", "facts_message", "verb_of"]
+__all__ = ["VERBS", "cost_to_proto", "facts_message", "facts_to_proto", "verb_of"]
 
 _K = CommandKind
 _V = command_facts_pb2.CommandVerb
@@ -108,7 +108,11 @@ def facts_message(state: State, cmd: Command) -> types_pb2.LegalCommand:
 
     Merged into (or its bytes joined to) the command's state-free message, the one that
     holds its id, command, label and verb."""
-    found: Preview = preview(state, cmd)
+    return facts_to_proto(preview(state, cmd))
+
+
+def facts_to_proto(found: Preview) -> types_pb2.LegalCommand:
+    """The ``LegalCommand`` fields of one preview (cost when not empty, vp when certain)."""
     message = types_pb2.LegalCommand()
     if found.cost is not NO_COST:
         message.cost.CopyFrom(cost_to_proto(found.cost))
