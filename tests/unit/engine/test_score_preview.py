@@ -27,7 +27,7 @@ from frontier.engine import (
 from frontier.engine.factions.marquise import BUILD_COST, BUILD_VP
 from frontier.engine.hashing import state_hash
 from frontier.engine.model import Item
-from frontier.engine.score_preview import NO_COST, Cost, certain_vp, chance, preview
+from frontier.engine.score_preview import NO_COST, Cost, Preview, certain_vp, chance, preview
 from frontier.engine.vagabond_state import vstate
 from tests.contraband_helpers import A1, B2, QUARRY, drop, full_position
 from tests.engine_helpers import (
@@ -245,3 +245,14 @@ def test_every_event_that_draws_from_the_generator_is_a_chance_event(lineup: str
                 assert chance(e), e
                 drew += 1
     assert drew > 0
+
+
+def test_a_vagabond_strike_on_a_building_scores_1_vp_and_exhausts_the_crossbow() -> None:
+    from tests.vagabond_helpers import B1
+
+    state = vb_position(
+        pieces={CREEK: {B1: {"sawmill": 1}}},
+        vagabonds={A3: {"location": CREEK, "items": ["crossbow"]}},
+    )
+    found = preview(state, Command(CommandKind.STRIKE, A3, target="B1", piece="sawmill"))
+    assert found == Preview(Cost(items_exhausted=(Item.CROSSBOW,)), 1)
