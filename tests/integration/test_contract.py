@@ -14,7 +14,7 @@ import grpc
 import pytest
 
 from frontier.bots.sdk import BotClient, RandomStrategy
-from frontier.engine import Seat, initial_state, make_config
+from frontier.engine import Seat, execute, initial_state, legal_commands, make_config
 from frontier.engine.lineup import R2_DEFAULT_LINEUP
 from frontier.engine.model import EventKind
 from frontier.engine.view import view
@@ -22,7 +22,7 @@ from frontier.ops.stack import Stack
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 from frontier.wire import command_from_proto, enum_from_proto, event_from_proto
 from frontier.wire.game_data import game_data
-from frontier.wire.labels import label
+from frontier.wire.labels import label, legal_command_to_proto
 from frontier.wire.view import view_to_proto
 
 from .bot_helpers import MIRROR, RawStream, create, replay, watch
@@ -107,6 +107,33 @@ async def test_legal_commands_carry_labels_everywhere(
 
     legal = await one_request()
     assert legal and all(c.label == label(command_from_proto(c.command)) for c in legal)
+
+
+async def test_each_legal_command_carries_the_engines_verb_cost_and_certain_vp(
+    stack: Stack, match_stub: match_pb2_grpc.MatchServiceStub
+) -> None:
+    """What ListLegalCommands and each reply's next list say a command is, costs and surely
+    scores is the engine's preview on the committed state, through the real stack."""
+    match = create(match_stub, seed=313, lineup="A=marquise,eyrie,thief;B=marquise,alliance,tinker")
+    m = Match(match_stub, match.match_id, match.tokens, None)
+    first = match_stub.GetView(match_pb2.GetViewRequest(match_id=match.match_id)).view
+    m.to_act = enum_from_proto(Seat, first.to_act)
+    state = initial_state(make_config(**match.config))
+    scoring = 0
+    for n in range(60):
+        seat = m.to_act
+        assert seat is not None
+        legal = legal_commands(state, seat)
+        expected = [legal_command_to_proto(cmd, state=state) for cmd in legal]
+        listed = m.legal()
+        assert listed == expected
+        scoring += sum(1 for c in listed if c.vp)
+        pick = n % len(listed)
+        reply = m.submit(listed[pick].id)
+        execute(state, legal[pick])
+        if m.to_act is seat:
+            assert list(reply.next_legal) == m.legal()
+    assert scoring > 0  # some command of those lists surely scored
 
 
 def _board(v: types_pb2.View) -> Board:

@@ -17,8 +17,9 @@ again).  It returns once the server says MatchOver.
 
 What a bot sees is exactly what its seat may see: ``decision.view`` (the seat's view as
 JSON, as in ``GetView``), ``decision.typed_view`` (the same as a ``frontier.v1.View``) and
-``decision.legal`` (ids, commands and labels).  It never gets the match state, the seed or
-another seat's hand.
+``decision.legal`` (ids, commands and labels, and each command's verb, cost and certain
+VP: ``max(decision.legal, key=lambda c: c.vp or 0)`` is a command that surely scores most).
+It never gets the match state, the seed or another seat's hand.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from grpc_status import rpc_status
 
 from frontier.engine import Command, Seat, rng
 from frontier.runtime.tls import aio_channel
-from frontier.v1 import bot_pb2, bot_pb2_grpc, types_pb2
+from frontier.v1 import bot_pb2, bot_pb2_grpc, command_facts_pb2, types_pb2
 from frontier.wire.convert import command_from_proto, enum_from_proto
 
 from .greedy import ViewGreedy
@@ -65,6 +66,23 @@ class Choice:
     id: str
     command: Command
     label: str = ""  # the server's English label ("March 2 warriors Hill → Creek")
+    # what it does (move, build, craft...): a frontier.v1.CommandVerb number
+    verb: command_facts_pb2.CommandVerb.ValueType = command_facts_pb2.COMMAND_VERB_UNSPECIFIED
+    # what it takes from the seat (cards, supporters, items, warriors, wood); empty if nothing
+    cost: types_pb2.CommandCost = field(default_factory=types_pb2.CommandCost)
+    vp: int | None = None  # the VP it surely scores for the team; None when chance decides
+
+    @classmethod
+    def from_proto(cls, legal: types_pb2.LegalCommand) -> Choice:
+        """One ``LegalCommand`` of a DecisionRequest, decoded."""
+        return cls(
+            legal.id,
+            command_from_proto(legal.command),
+            legal.label,
+            legal.verb,
+            legal.cost,
+            legal.vp if legal.HasField("vp") else None,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +115,7 @@ class Decision:
             kind=request.kind,
             seat=seat,
             view=json.loads(request.view.json) if request.view.json else {},
-            legal=[Choice(c.id, command_from_proto(c.command), c.label) for c in request.legal],
+            legal=[Choice.from_proto(c) for c in request.legal],
             deadline_unix_ms=request.deadline_unix_ms,
             budget_ms=request.budget_ms,
             reserve_ms=request.reserve_ms,

@@ -104,7 +104,7 @@ class DomainCore:
         out: list[types_pb2.LegalCommand] = []
         for cmd in legal_commands(state, seat):
             if owner(state, cmd) is self.domain:
-                out.append(legal_command_to_proto(cmd))
+                out.append(legal_command_to_proto(cmd, state=state))
         return out
 
     def advance_on(self, state: State) -> domain_pb2.DomainEvents:

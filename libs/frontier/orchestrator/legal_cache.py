@@ -11,14 +11,16 @@ The cache is exact, not a heuristic: a match's state is never changed in place (
 replaces it with a new state whose version is higher), so a list computed at version *v*
 is the engine's answer for as long as the match is at *v*.
 
-One legal command's protobuf (id, command, label) depends on the command alone, and the
-same commands come back version after version and match after match (the same moves, the
-same end of a step), so the last :data:`WIRE_KEPT` of them are kept across versions and
-matches: most entries of a list are found kept already, and a list costs a fraction of
-building every entry anew.  They are kept per seat by the command's id (its ``key()``, which
-names every field but the seat), not by the command itself: hashing and comparing a
-``Command`` runs its dataclass ``__hash__``/``__eq__`` in Python, which would be most of
-what building a list still costs.  Bounded (:data:`WIRE_KEPT` per seat, forgotten all at
+One legal command's protobuf (id, command, label, verb) depends on the command alone, plus
+its cost and certain VP, which depend on the state (computed by the engine for each list:
+see :mod:`frontier.engine.score_preview`).  The same commands with the same facts come back
+version after version and match after match (the same moves, the same end of a step), so
+the last :data:`WIRE_KEPT` of them are kept across versions and matches: most entries of a
+list are found kept already, and a list costs a fraction of building every entry anew.
+They are kept per seat by the command's id (its ``key()``, which names every field but the
+seat) and its facts when it has any, not by the command itself: hashing and
+comparing a ``Command`` runs its dataclass ``__hash__``/``__eq__`` in Python, which would
+be most of what building a list still costs.  Bounded (:data:`WIRE_KEPT` per seat, forgotten all at
 once when full), so a server's memory for it stays small, whatever the number of matches.
 
 Each kept entry also keeps its serialized form, length-prefixed: a reply's repeated
@@ -35,8 +37,10 @@ from typing import NamedTuple
 
 from frontier.engine import Seat, legal_commands
 from frontier.engine.model import Command
+from frontier.engine.score_preview import NO_COST, Preview, preview
 from frontier.engine.state import State
 from frontier.v1 import types_pb2
+from frontier.wire.command_facts import facts_to_proto
 from frontier.wire.labels import legal_command_to_proto
 
 WIRE_KEPT = 1024  # per seat
@@ -50,18 +54,17 @@ class _Kept(NamedTuple):
     entry: bytes
 
 
-# seat -> legal id -> the LegalCommand of that seat's command with that id
-_WIRE: dict[Seat, dict[str, _Kept]] = {}
+# seat -> legal id (and, unless it costs nothing and surely scores nothing, its preview) ->
+# the LegalCommand of that seat's command with that id and those facts
+_Key = str | tuple[str, Preview]
+_WIRE: dict[Seat, dict[_Key, _Kept]] = {}
 
 
-def wire_of(cmd: Command, key: str) -> types_pb2.LegalCommand:
-    """``cmd`` as a protobuf ``LegalCommand`` with id ``key`` (its ``key()``), shared: the
-    caller copies it into its message (as protobuf does) and never changes it."""
-    kept = _kept_for(cmd.seat)
-    found = kept.get(key)
-    if found is None:
-        found = _keep(kept, cmd, key)
-    return found.message
+def wire_of(state: State, cmd: Command, key: str) -> types_pb2.LegalCommand:
+    """``cmd``, legal in ``state``, as a protobuf ``LegalCommand`` with id ``key`` (its
+    ``key()``), shared: the caller copies it into its message (as protobuf does) and never
+    changes it."""
+    return _entry(_kept_for(cmd.seat), state, cmd, key).message
 
 
 def forget_wire() -> None:
@@ -69,7 +72,7 @@ def forget_wire() -> None:
     _WIRE.clear()
 
 
-def _kept_for(seat: Seat) -> dict[str, _Kept]:
+def _kept_for(seat: Seat) -> dict[_Key, _Kept]:
     """``seat``'s kept messages by legal id (created empty on first use)."""
     kept = _WIRE.get(seat)
     if kept is None:
@@ -77,13 +80,24 @@ def _kept_for(seat: Seat) -> dict[str, _Kept]:
     return kept
 
 
-def _keep(kept: dict[str, _Kept], cmd: Command, key: str) -> _Kept:
+def _entry(kept: dict[_Key, _Kept], state: State, cmd: Command, key: str) -> _Kept:
+    """The kept entry of ``cmd`` with its facts in ``state`` (made and kept if new).
+
+    The facts (cost, vp) depend on the state, the rest on the command alone: the facts are
+    computed each time and join the id in the key unless they are the commonest ones (no
+    cost, surely no VP), so most entries of a list are still found kept."""
+    found = preview(state, cmd)
+    index: _Key = key if found.vp == 0 and found.cost is NO_COST else (key, found)
+    entry = kept.get(index)
+    if entry is not None:
+        return entry
     if len(kept) >= WIRE_KEPT:
         kept.clear()
     message = legal_command_to_proto(cmd, key)
+    message.MergeFrom(facts_to_proto(found))
     body = message.SerializeToString()
-    found = kept[key] = _Kept(message, varint(len(body)) + body)
-    return found
+    entry = kept[index] = _Kept(message, varint(len(body)) + body)
+    return entry
 
 
 def varint(value: int) -> bytes:
@@ -105,18 +119,19 @@ def field_tag(number: int) -> bytes:
 class SeatLegal:
     """One seat's legal commands at one version, indexed by their ids."""
 
+    state: State  # the state they are legal in (never changed: a commit replaces it)
     commands: list[Command]
     keys: list[str]  # the commands' ids, in the same order (computed once: not free)
     by_id: dict[str, Command]
     _listed: Listed | None = field(default=None, repr=False)
 
     @classmethod
-    def of(cls, commands: list[Command]) -> SeatLegal:
+    def of(cls, state: State, commands: list[Command]) -> SeatLegal:
         keys = [cmd.key() for cmd in commands]
         # the first command of each id (ids are unique: test_an_id_names_one_command...),
         # built in C: the later of two equal keys wins, so the list goes in reversed
         by_id = dict(zip(reversed(keys), reversed(commands), strict=True))
-        return cls(commands, keys, by_id)
+        return cls(state, commands, keys, by_id)
 
     def contains(self, cmd: Command, key: str) -> bool:
         """Whether ``cmd`` (whose ``key()`` is ``key``) is one of them: one dict lookup
@@ -138,10 +153,11 @@ class SeatLegal:
             # one seat's list (legal_commands(state, seat)): one lookup of the seat's
             # messages, then one of each id
             kept = _kept_for(self.commands[0].seat)
-            out: list[_Kept] = []
-            for key, cmd in zip(self.keys, self.commands, strict=True):
-                found = kept.get(key)
-                out.append(found if found is not None else _keep(kept, cmd, key))
+            state = self.state
+            out = [
+                _entry(kept, state, cmd, key)
+                for key, cmd in zip(self.keys, self.commands, strict=True)
+            ]
             self._listed = Listed(tuple(out))
         return self._listed
 
@@ -183,13 +199,13 @@ class LegalCache:
         """Keep ``commands``, which the caller knows to be ``legal_commands(state, seat)``;
         ``state`` must already be the match's committed state (a version number alone does
         not tell two different uncommitted futures apart)."""
-        self._at(state.version)[seat] = SeatLegal.of(commands)
+        self._at(state.version)[seat] = SeatLegal.of(state, commands)
 
     def of(self, state: State, seat: Seat) -> SeatLegal:
         by_seat = self._at(state.version)
         hit = by_seat.get(seat)
         if hit is None:
-            hit = by_seat[seat] = SeatLegal.of(legal_commands(state, seat))
+            hit = by_seat[seat] = SeatLegal.of(state, legal_commands(state, seat))
         return hit
 
     def _at(self, version: int) -> dict[Seat, SeatLegal]:

@@ -15,13 +15,15 @@ from functools import cache
 from frontier.engine.board import BRIDGES, HOME_MAP, MAPS, board, raw_data
 from frontier.engine.cards import Card, catalog
 from frontier.engine.config import MatchConfig
+from frontier.engine.factions import alliance, eyrie_board, marquise, vagabond_actions
 from frontier.engine.lineup import accepted_by, default_lineup, format_lineup
 from frontier.engine.model import Character, Faction, Role, Seat, Suit
+from frontier.engine.pieces import SYMPATHY
 from frontier.engine.registry import REGISTRY
 from frontier.engine.setup import FACE_UP_QUESTS, STARTING_HAND, map_stock
 from frontier.engine.state import SeatSpec
 from frontier.engine.turn import HAND_LIMIT
-from frontier.engine.vagabond_state import quests
+from frontier.engine.vagabond_state import TRACK_LEVELS, quests
 from frontier.v1 import game_data_pb2, types_pb2
 from frontier.wire.enums import (
     character_number,
@@ -116,6 +118,54 @@ def _cards() -> list[types_pb2.Card]:
     ]
 
 
+_ON_PLACEMENT = game_data_pb2.TrackScoring.TRACK_SCORING_ON_PLACEMENT
+
+
+def _tracks(faction: Faction) -> list[game_data_pb2.ScoringTrack]:
+    """A faction's scoring tracks, read from the tables its rules score with."""
+    if faction is Faction.MARQUISE:
+        return [
+            game_data_pb2.ScoringTrack(
+                name=building,
+                scoring=_ON_PLACEMENT,
+                points=points,
+                costs=marquise.BUILD_COST,
+            )
+            for building, points in marquise.BUILD_VP.items()
+        ]
+    if faction is Faction.EYRIE:
+        return [
+            game_data_pb2.ScoringTrack(
+                name="roost",
+                scoring=game_data_pb2.TrackScoring.TRACK_SCORING_EACH_EVENING,
+                points=eyrie_board.ROOST_VP,
+            )
+        ]
+    if faction is Faction.ALLIANCE:
+        return [
+            game_data_pb2.ScoringTrack(
+                name=SYMPATHY,
+                scoring=_ON_PLACEMENT,
+                points=alliance.SYMPATHY_VP,
+                costs=alliance.SYMPATHY_COST,
+            )
+        ]
+    return [_relationship_track()]
+
+
+def _relationship_track() -> game_data_pb2.ScoringTrack:
+    """The Vagabond's relationship track with a rival faction (R34): VP on reaching a level."""
+    reach, points = vagabond_actions.AIDS_TO_REACH, vagabond_actions.VP_ON_REACH
+    return game_data_pb2.ScoringTrack(
+        name="relationship",
+        scoring=game_data_pb2.TrackScoring.TRACK_SCORING_ON_LEVEL,
+        points=[points.get(level, 0) for level in TRACK_LEVELS],
+        levels=TRACK_LEVELS,
+        steps=[reach.get(level, 0) for level in TRACK_LEVELS],
+        points_when_maxed=vagabond_actions.ALLIED_AID_VP,
+    )
+
+
 def _factions() -> list[game_data_pb2.FactionInfo]:
     raw = raw_data()["factions"]
     out = []
@@ -134,6 +184,7 @@ def _factions() -> list[game_data_pb2.FactionInfo]:
                 characters=(
                     [character_number(c) for c in Character] if faction is Faction.VAGABOND else []
                 ),
+                tracks=_tracks(faction),
             )
         )
     return out

@@ -18,8 +18,10 @@ from functools import lru_cache
 from frontier.engine.board import board
 from frontier.engine.cards import catalog
 from frontier.engine.model import Command, CommandKind
+from frontier.engine.state import State
 from frontier.engine.vagabond_state import quests
 from frontier.v1 import types_pb2
+from frontier.wire.command_facts import facts_message, verb_of
 from frontier.wire.convert import command_to_proto
 
 __all__ = ["TEMPLATES", "label", "legal_command_to_proto"]
@@ -165,9 +167,18 @@ def _along(cmd: Command) -> str:
     return f", taking {cmd.target} along"
 
 
-def legal_command_to_proto(cmd: Command, key: str | None = None) -> types_pb2.LegalCommand:
+def legal_command_to_proto(
+    cmd: Command, key: str | None = None, state: State | None = None
+) -> types_pb2.LegalCommand:
     """One legal command for the wire: its id (``key``, when the caller has it already), the
-    command and its label."""
-    return types_pb2.LegalCommand(
-        id=key if key is not None else cmd.key(), command=command_to_proto(cmd), label=label(cmd)
+    command, its label and verb, and, given the ``state`` it is legal in, its cost and the VP
+    it surely scores (what depends on the state; without it those fields stay unset)."""
+    message = types_pb2.LegalCommand(
+        id=key if key is not None else cmd.key(),
+        command=command_to_proto(cmd),
+        label=label(cmd),
+        verb=verb_of(cmd),
     )
+    if state is not None:
+        message.MergeFrom(facts_message(state, cmd))
+    return message

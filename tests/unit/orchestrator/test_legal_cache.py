@@ -46,8 +46,8 @@ def test_contains_rejects_a_command_that_is_not_listed() -> None:
 
 
 def test_a_command_listed_again_reuses_its_protobuf_across_versions_and_matches() -> None:
-    """The same command at another version, or in another match, is the same
-    ``LegalCommand``: built once (wire_of), equal to a fresh conversion."""
+    """The same command with the same cost and vp, at another version or in another match,
+    is the same ``LegalCommand``: built once, equal to a fresh conversion."""
     from frontier.orchestrator.legal_cache import forget_wire
     from frontier.wire.labels import legal_command_to_proto
 
@@ -60,14 +60,17 @@ def test_a_command_listed_again_reuses_its_protobuf_across_versions_and_matches(
             seat = to_act(state)
             assert seat is not None
             hit = cache.of(state, seat)
-            lists.append((hit.commands, hit.wire()))
+            fresh = [legal_command_to_proto(cmd, state=state) for cmd in hit.commands]
+            lists.append((hit.commands, hit.wire(), fresh))
             execute(state, hit.commands[0])
-    by_command: dict[Command, object] = {}
-    for commands, wire in lists:
-        for cmd, message in zip(commands, wire, strict=True):
-            assert message == legal_command_to_proto(cmd)
-            assert by_command.setdefault(cmd, message) is message  # one object per command
-    assert sum(len(commands) for commands, _ in lists) > len(by_command)  # some were reused
+    by_command: dict[tuple[Command, bytes, int | None], object] = {}
+    for commands, wire, fresh in lists:
+        for cmd, message, expected in zip(commands, wire, fresh, strict=True):
+            assert message == expected
+            vp = message.vp if message.HasField("vp") else None
+            facts = (cmd, message.cost.SerializeToString(), vp)
+            assert by_command.setdefault(facts, message) is message  # one object per command
+    assert sum(len(commands) for commands, _, _ in lists) > len(by_command)  # some were reused
 
 
 def test_an_id_names_one_command_of_its_seat() -> None:
@@ -101,12 +104,13 @@ def test_a_full_seat_forgets_its_messages_and_builds_them_again() -> None:
     from frontier.orchestrator import legal_cache
 
     legal_cache.forget_wire()
-    cmd = Command(CommandKind.END_PHASE, Seat.A1)
-    first = legal_cache.wire_of(cmd, cmd.key())
-    assert legal_cache.wire_of(cmd, cmd.key()) is first
+    state = initial_state(make_config(seed=5, lineup="A=marquise;B=marquise"))
+    cmd = legal_commands(state, Seat.A1)[0]
+    first = legal_cache.wire_of(state, cmd, cmd.key())
+    assert legal_cache.wire_of(state, cmd, cmd.key()) is first
     for n in range(legal_cache.WIRE_KEPT):  # fill the seat's messages: they are dropped
-        legal_cache.wire_of(cmd, f"filler {n}")
-    again = legal_cache.wire_of(cmd, cmd.key())
+        legal_cache.wire_of(state, cmd, f"filler {n}")
+    again = legal_cache.wire_of(state, cmd, cmd.key())
     assert again is not first and again == first
     assert len(legal_cache._WIRE[Seat.A1]) <= legal_cache.WIRE_KEPT
 
@@ -174,5 +178,5 @@ def test_a_listed_legal_list_shares_the_kept_entries() -> None:
     listed = hit.listed()
     assert listed is hit.listed() and bool(listed) and not LegalCache().of(state, Seat.B1).listed()
     for cmd, key, entry in zip(hit.commands, hit.keys, listed.entries, strict=True):
-        assert entry.message is wire_of(cmd, key)
+        assert entry.message is wire_of(state, cmd, key)
         assert entry.entry.endswith(entry.message.SerializeToString())

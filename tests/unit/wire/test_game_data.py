@@ -100,3 +100,37 @@ def test_match_info_has_the_seeded_suits_and_never_the_seed() -> None:
     assert info.lineup == R2_DEFAULT_LINEUP and info.max_rounds == 4 and info.seed_fixed
     assert (info.decision_budget_ms, info.takeover_bot) == (500, "greedy")
     assert "987654321" not in str(info) and str(state.rng) not in str(info)
+
+
+def test_every_craftable_item_card_publishes_its_craft_points() -> None:
+    cat = catalog()
+    for c in game_data().cards:
+        if cat[c.id].item is not None:
+            assert c.vp == cat[c.id].vp > 0, c.id  # a persistent card's craft scores nothing
+
+
+def test_faction_tracks_are_the_engines_scoring_tables() -> None:
+    from frontier.engine.factions import alliance, eyrie_board, marquise, vagabond_actions
+    from frontier.engine.vagabond_state import TRACK_LEVELS
+
+    scoring = game_data_pb2.TrackScoring
+    tracks = {
+        enum_from_proto(Faction, f.faction): {t.name: t for t in f.tracks}
+        for f in game_data().factions
+    }
+    assert set(tracks[Faction.MARQUISE]) == set(marquise.BUILD_VP)
+    for building, points in marquise.BUILD_VP.items():
+        track = tracks[Faction.MARQUISE][building]
+        assert tuple(track.points) == points and tuple(track.costs) == marquise.BUILD_COST
+        assert track.scoring == scoring.TRACK_SCORING_ON_PLACEMENT
+    roost = tracks[Faction.EYRIE]["roost"]
+    assert tuple(roost.points) == eyrie_board.ROOST_VP
+    assert roost.scoring == scoring.TRACK_SCORING_EACH_EVENING
+    sympathy = tracks[Faction.ALLIANCE]["sympathy"]
+    assert tuple(sympathy.points) == alliance.SYMPATHY_VP
+    assert tuple(sympathy.costs) == alliance.SYMPATHY_COST
+    relationship = tracks[Faction.VAGABOND]["relationship"]
+    assert tuple(relationship.levels) == TRACK_LEVELS
+    reached = dict(zip(relationship.levels, relationship.points, strict=True))
+    assert {k: reached[k] for k in vagabond_actions.VP_ON_REACH} == vagabond_actions.VP_ON_REACH
+    assert relationship.points_when_maxed == vagabond_actions.ALLIED_AID_VP
