@@ -24,7 +24,8 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from frontier.engine import Seat
-from frontier.v1 import match_pb2, types_pb2
+from frontier.runtime.errors import REASON_PREFIX
+from frontier.v1 import errors_pb2, match_pb2, types_pb2
 from frontier.wire.convert import enum_to_proto
 
 KEPT_REJECTIONS = 20  # refused answers kept per seat (the latest ones)
@@ -65,6 +66,7 @@ class SeatPlay:
                 decision_id=decision_id[:64],
                 command_id=command_id[:256],
                 reason=rejection.reason,
+                reason_code=errors_pb2.ErrorReason.Value(REASON_PREFIX + rejection.reason),
                 message=rejection.message,
                 unix_ms=int(time.time() * 1000),
             )

@@ -13,7 +13,7 @@ from frontier.orchestrator.seat_records import (
     nearest_rank,
     seat_record,
 )
-from frontier.v1 import types_pb2
+from frontier.v1 import errors_pb2, types_pb2
 
 
 @pytest.mark.parametrize(
@@ -67,6 +67,7 @@ def test_refused_answers_are_shown_to_their_own_seat_only():
     assert own.seat == types_pb2.SEAT_A2
     assert (own.strikes, own.answered, own.rejected_count) == (1, 1, 1)
     assert own.rejected[0].reason == "UNKNOWN_LEGAL_ID"
+    assert own.rejected[0].reason_code == errors_pb2.ERROR_REASON_UNKNOWN_LEGAL_ID
     for viewer in (None, Seat.A1, Seat.B2):
         other = seat_record(Seat.A2, play, strikes=1, taken_over=False, viewer=viewer)
         assert (other.strikes, other.answered, other.think_time.max_ms) == (1, 1, 12)
