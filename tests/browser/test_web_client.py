@@ -29,7 +29,9 @@ FIVE_BOTS = ["B1", "A2", "B2", "A3", "B3"]
 def api(config: StackConfig, path: str, body: Any = None) -> Any:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(
-        config.web_url.rstrip("/") + path, data=data, headers={"Content-Type": "application/json"}
+        config.web_url.rstrip("/") + path,
+        data=data,
+        headers={"Content-Type": "application/json", "X-Frontier-Client": "tests"},
     )
     with urllib.request.urlopen(request, timeout=10) as reply:
         return json.loads(reply.read())
@@ -37,7 +39,11 @@ def api(config: StackConfig, path: str, body: Any = None) -> Any:
 
 def seat_api(config: StackConfig, path: str, token: str, body: Any = None) -> Any:
     data = None if body is None else json.dumps(body).encode()
-    headers = {"Content-Type": "application/json", "X-Frontier-Seat-Token": token}
+    headers = {
+        "Content-Type": "application/json",
+        "X-Frontier-Client": "tests",
+        "X-Frontier-Seat-Token": token,
+    }
     request = urllib.request.Request(config.web_url.rstrip("/") + path, data=data, headers=headers)
     with urllib.request.urlopen(request, timeout=10) as reply:
         return json.loads(reply.read())

@@ -31,7 +31,7 @@ import grpc
 from google.protobuf import json_format
 from google.protobuf.message import Message
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 from frontier.web.inputs import (
@@ -50,6 +50,7 @@ from frontier.web.inputs import (
     seat_of,
     token_of,
 )
+from frontier.web.watchers import Watchers, WatcherStream
 
 SEAT_STATUS = {
     match_pb2.SEAT_STATUS_OPEN: "open",
@@ -96,10 +97,17 @@ NO_STORE = {"Cache-Control": "no-store"}  # replies that carry a secret
 class Api:
     """The routes' handlers over one MatchService stub."""
 
-    def __init__(self, stub: match_pb2_grpc.MatchServiceStub, bot: str, timeout_s: float):
+    def __init__(
+        self,
+        stub: match_pb2_grpc.MatchServiceStub,
+        bot: str,
+        timeout_s: float,
+        watchers: Watchers | None = None,
+    ):
         self.stub = stub
         self.bot = bot  # the orchestrator's built-in bot for the lobby's bot seats
         self.timeout_s = timeout_s
+        self.watchers = watchers or Watchers(per_match=500, per_address=16)
         self.game_data: dict[str, Any] | None = None
 
     async def call(self, method: Any, request: Message) -> Any:
@@ -302,7 +310,8 @@ class Api:
         return JSONResponse(to_json(notice), headers=NO_STORE)
 
     async def events(self, request: Request) -> Response:
-        """The spectator's event stream as server-sent events, from ``?from=N`` on."""
+        """The spectator's event stream as server-sent events, from ``?from=N`` on; a watcher
+        takes one of the match's and of its address's slots until it leaves."""
         match_id = match_id_of(request)
         raw = request.query_params.get("from", "0")
         if not raw.isdigit():
@@ -311,12 +320,18 @@ class Api:
         resumed = request.headers.get("last-event-id", "")
         if resumed.isdigit():  # the browser reconnected: go on after the last event it has
             start = max(start, int(resumed))
+        address = request.client.host if request.client else "unknown"
         watch = match_pb2.WatchEventsRequest(match_id=match_id, from_version=start)
-        call = self.stub.WatchEvents(watch)
-        first = await _first(call)  # a bad match id fails here, as a clean 404
-        return StreamingResponse(
+        release = self.watchers.admit(match_id, address)
+        try:
+            call = self.stub.WatchEvents(watch)
+            first = await _first(call)  # a bad match id fails here, as a clean 404
+        except BaseException:
+            release()
+            raise
+        return WatcherStream(
             _sse(call, first),
-            media_type="text/event-stream",
+            [call.cancel, release],
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
 

@@ -9,6 +9,7 @@ import uvicorn
 
 from frontier.runtime.server import configure_logging
 from frontier.web.app import create_app
+from frontier.web.protect import Protection
 from frontier.web.settings import WebSettings
 
 
@@ -19,6 +20,7 @@ def main() -> None:
         settings.orchestrator_url,
         bot_kind=settings.web_bot_kind,
         timeout_s=settings.call_timeout_s,
+        protection=Protection.from_settings(settings),
     )
     uvicorn.run(
         app,
