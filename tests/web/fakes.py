@@ -160,12 +160,12 @@ class FakeTurns:
 
 
 class FakeEvents:
-    """A WatchEvents call on m-1: ``count`` events, then it waits for more until cancelled
-    (a live match); NOT_FOUND for any other match."""
+    """A WatchEvents call on m-1: ``count`` events, then none until ``end`` (a live match
+    gone quiet); NOT_FOUND for any other match."""
 
     def __init__(self, match_id: str, count: int) -> None:
         self.match_id, self.count, self.sent = match_id, count, 0
-        self.cancelled = asyncio.Event()
+        self.cancelled, self.ended = asyncio.Event(), asyncio.Event()
 
     async def read(self) -> Any:
         if self.match_id != "m-1":
@@ -174,8 +174,11 @@ class FakeEvents:
             self.sent += 1
             envelope = events_pb2.EventEnvelope(match_id="m-1", seq=self.sent)
             return match_pb2.WatchEventsResponse(envelope=envelope)
-        await self.cancelled.wait()  # the next event never comes: the watcher must leave
-        raise asyncio.CancelledError
+        await self.ended.wait()  # no further event until the match ends (``end``)
+        return grpc.aio.EOF
+
+    def end(self) -> None:
+        self.ended.set()
 
     def cancel(self) -> None:
         self.cancelled.set()

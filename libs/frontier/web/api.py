@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import Any
 
 import grpc
@@ -344,7 +344,9 @@ async def _first(call: Any) -> match_pb2.WatchEventsResponse | None:
     return None if response is grpc.aio.EOF else response
 
 
-async def _sse(call: Any, first: match_pb2.WatchEventsResponse | None) -> AsyncIterator[bytes]:
+async def _sse(
+    call: Any, first: match_pb2.WatchEventsResponse | None
+) -> AsyncGenerator[bytes, None]:
     try:
         response = first
         while response is not None:

@@ -12,9 +12,10 @@ response ends: the events ran out, the client went away, or the server is stoppi
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
+import anyio
 from starlette.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
 
@@ -80,19 +81,30 @@ class WatcherStream(StreamingResponse):
     ``on_close`` (releasing the watcher's slot and cancelling the orchestrator's stream)."""
 
     def __init__(
-        self, source: AsyncIterator[bytes], on_close: list[Callable[[], Any]], **kwargs: Any
+        self, source: AsyncGenerator[bytes, None], on_close: list[Callable[[], Any]], **kwargs: Any
     ) -> None:
         super().__init__(source, media_type="text/event-stream", **kwargs)
         self.source, self.on_close = source, on_close
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Streams until the events end or the client leaves, whichever comes first.  The
+        client's leaving is watched for here, whatever the server's ASGI version: a watcher
+        of a quiet match would otherwise hold its slot until the next event failed to send."""
         try:
-            await super().__call__(scope, receive, send)
+            async with anyio.create_task_group() as group:
+
+                async def stream() -> None:
+                    await self.stream_response(send)
+                    group.cancel_scope.cancel()
+
+                group.start_soon(stream)
+                await self.listen_for_disconnect(receive)
+                group.cancel_scope.cancel()
+        except* OSError:  # the client went away while an event was being written
+            pass
         finally:
             try:
-                aclose = getattr(self.source, "aclose", None)
-                if aclose is not None:
-                    await aclose()
+                await self.source.aclose()
             finally:
                 for close in self.on_close:
                     close()
