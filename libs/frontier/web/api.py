@@ -102,12 +102,12 @@ class Api:
         stub: match_pb2_grpc.MatchServiceStub,
         bot: str,
         timeout_s: float,
-        watchers: Watchers | None = None,
+        watchers: Watchers,
     ):
         self.stub = stub
         self.bot = bot  # the orchestrator's built-in bot for the lobby's bot seats
         self.timeout_s = timeout_s
-        self.watchers = watchers or Watchers(per_match=500, per_address=16)
+        self.watchers = watchers  # the live event streams, shared by the app's requests
         self.game_data: dict[str, Any] | None = None
 
     async def call(self, method: Any, request: Message) -> Any:

@@ -17,6 +17,7 @@ A refusal is the API's JSON ``{"error", "detail"}`` and nothing behind it has ru
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers, MutableHeaders
@@ -42,16 +43,21 @@ SECURITY_HEADERS = {
 }
 
 
+def _default(name: str) -> Any:
+    return WebSettings.model_fields[name].default
+
+
 @dataclass(frozen=True)
 class Protection:
-    """The limits the gateway enforces; the defaults are a gateway on loopback."""
+    """The limits the gateway enforces; the defaults are the settings' defaults, a gateway
+    on loopback."""
 
-    max_body_bytes: int = 64 * 1024
-    bind_host: str = "127.0.0.1"
+    max_body_bytes: int = _default("web_max_body_bytes")
+    bind_host: str = _default("host")
     allowed_hosts: tuple[str, ...] = ()  # besides localhost names and the bind address
     allowed_origins: tuple[str, ...] = ()  # besides the gateway's own
-    sse_per_match: int = 500
-    sse_per_address: int = 16
+    sse_per_match: int = _default("web_sse_per_match")
+    sse_per_address: int = _default("web_sse_per_address")
 
     @classmethod
     def from_settings(cls, settings: WebSettings) -> Protection:
