@@ -4,6 +4,7 @@ what every response carries: the security headers, gzip where the client takes i
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
@@ -266,3 +267,14 @@ def asgi_scope(
         "client": ("127.0.0.1", 50000),
         "server": ("127.0.0.1", 8080),
     }
+
+
+def test_one_request_is_one_access_line_whatever_its_path(
+    gateway: Any, caplog: pytest.LogCaptureFixture
+):
+    """A path with a line break (percent-encoded) cannot forge a second log line."""
+    client, _ = gateway
+    caplog.set_level(logging.INFO, logger="frontier.web.access")
+    client.get("/api/x%0AGET%20/api/matches%20200")
+    lines = [r.getMessage() for r in caplog.records if r.name == "frontier.web.access"]
+    assert len(lines) == 1 and "\n" not in lines[0] and "/api/x\\nGET /api/matches" in lines[0]
