@@ -108,7 +108,8 @@ class FakeMatch:
 
     def WatchEvents(self, request: Any) -> Any:
         self._record("WatchEvents", request)
-        self.streams.append(FakeEvents(request.match_id, count=2))
+        quiet = request.match_id == "m-quiet"  # a match with no event after ``from``
+        self.streams.append(FakeEvents(request.match_id, count=0 if quiet else 2))
         return self.streams[-1]
 
     async def GetGameData(self, request: Any, timeout: float) -> Any:
@@ -160,15 +161,15 @@ class FakeTurns:
 
 
 class FakeEvents:
-    """A WatchEvents call on m-1: ``count`` events, then none until ``end`` (a live match
-    gone quiet); NOT_FOUND for any other match."""
+    """A WatchEvents call on m-1 (or m-quiet): ``count`` events, then none until ``end`` (a
+    live match gone quiet); NOT_FOUND for any other match."""
 
     def __init__(self, match_id: str, count: int) -> None:
         self.match_id, self.count, self.sent = match_id, count, 0
         self.cancelled, self.ended = asyncio.Event(), asyncio.Event()
 
     async def read(self) -> Any:
-        if self.match_id != "m-1":
+        if self.match_id not in ("m-1", "m-quiet"):
             raise FakeRpcError(grpc.StatusCode.NOT_FOUND, f"no match {self.match_id}")
         if self.sent < self.count:
             self.sent += 1

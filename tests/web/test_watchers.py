@@ -145,3 +145,18 @@ async def test_a_watcher_whose_match_ends_frees_its_slot(app: Any):
     await running
     assert b"event: end" in b"".join(m.get("body", b"") for m in client.sent)
     assert application.state.watchers.live() == 0 and not client.leave.is_set()
+
+
+async def test_a_watcher_that_leaves_before_the_first_event_frees_its_slot_and_stream(app: Any):
+    """Headers wait for the first event (so that a bad match id is a clean 404); a watcher
+    that gives up meanwhile is noticed at once, not at the match's next event."""
+    application, match = app
+    client = Client(application, "/api/matches/m-quiet/events")
+    running = asyncio.create_task(client.run())
+    while not match.streams:  # the gateway has opened the orchestrator's stream
+        await asyncio.sleep(0)
+    assert application.state.watchers.live() == 1
+    client.leave.set()
+    await running
+    assert application.state.watchers.live() == 0 and match.streams[0].cancelled.is_set()
+    assert client.status() == 499

@@ -22,6 +22,7 @@ Secrecy rules this module keeps:
 
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
 from collections.abc import AsyncGenerator, Awaitable, Callable
@@ -325,10 +326,14 @@ class Api:
         release = self.watchers.admit(match_id, address)
         try:
             call = self.stub.WatchEvents(watch)
-            first = await _first(call)  # a bad match id fails here, as a clean 404
+            first = await _first(call, request)  # a bad match id fails here, as a clean 404
         except BaseException:
             release()
             raise
+        if first is GONE:
+            call.cancel()
+            release()
+            return Response(status_code=499)  # nginx's "client closed request", for the log
         return WatcherStream(
             _sse(call, first),
             [call.cancel, release],
@@ -336,12 +341,34 @@ class Api:
         )
 
 
-async def _first(call: Any) -> match_pb2.WatchEventsResponse | None:
+GONE = object()  # the watcher left before the stream's first event
+
+
+async def _first(call: Any, request: Request) -> Any:
+    """The stream's first event (None: the stream ended at once), or ``GONE`` when the client
+    leaves first: a quiet match may send nothing for minutes, and a watcher gone meanwhile
+    must not hold its slot and orchestrator stream until the next event."""
+    read = asyncio.ensure_future(call.read())
+    gone = asyncio.ensure_future(_disconnected(request))
     try:
-        response = await call.read()
+        await asyncio.wait({read, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (read, gone):
+            task.cancel()
+        await asyncio.gather(read, gone, return_exceptions=True)
+    if read.cancelled():
+        return GONE
+    try:
+        response = read.result()
     except grpc.aio.AioRpcError as exc:
         raise grpc_error(exc) from None
     return None if response is grpc.aio.EOF else response
+
+
+async def _disconnected(request: Request) -> None:
+    """Returns once the client has gone (a GET's only other message is its empty body)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
 
 
 async def _sse(
