@@ -29,7 +29,9 @@ FIVE_BOTS = ["B1", "A2", "B2", "A3", "B3"]
 def api(config: StackConfig, path: str, body: Any = None) -> Any:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(
-        config.web_url.rstrip("/") + path, data=data, headers={"Content-Type": "application/json"}
+        config.web_url.rstrip("/") + path,
+        data=data,
+        headers={"Content-Type": "application/json", "X-Frontier-Client": "tests"},
     )
     with urllib.request.urlopen(request, timeout=10) as reply:
         return json.loads(reply.read())
@@ -37,10 +39,27 @@ def api(config: StackConfig, path: str, body: Any = None) -> Any:
 
 def seat_api(config: StackConfig, path: str, token: str, body: Any = None) -> Any:
     data = None if body is None else json.dumps(body).encode()
-    headers = {"Content-Type": "application/json", "X-Frontier-Seat-Token": token}
+    headers = {
+        "Content-Type": "application/json",
+        "X-Frontier-Client": "tests",
+        "X-Frontier-Seat-Token": token,
+    }
     request = urllib.request.Request(config.web_url.rstrip("/") + path, data=data, headers=headers)
     with urllib.request.urlopen(request, timeout=10) as reply:
         return json.loads(reply.read())
+
+
+def csp_refusals(page: Any) -> list[str]:
+    """Every Content-Security-Policy refusal the page reports from now on (the gateway's
+    policy allows no inline script or style: the client must work without them)."""
+    refused: list[str] = []
+
+    def note(message: Any) -> None:
+        if "Content Security Policy" in message.text:
+            refused.append(message.text)
+
+    page.on("console", note)
+    return refused
 
 
 def wait_for_winner(page: Any, timeout_s: float) -> str:
@@ -165,8 +184,12 @@ def test_create_in_the_lobby_claim_by_invite_link_play_by_clicks_to_the_end(
 
     page.on("response", record)
     page.on("request", lambda request: sent.append(request.url.partition("#")[0]))
+    refused = csp_refusals(page)
     invite, match_id, row = _create_in_the_lobby(page, web_stack.web_url)
     _claim_and_play_by_clicks(page, output)
+    # the seat boards' team colours are styles set by script, under the policy
+    assert page.eval_on_selector(".seat-board", "e => e.style.borderColor")
+    assert refused == []
     _check_no_secret_left_the_seat(page, web_stack, match_id, payloads, sent)
     _check_the_invite_is_spent(browser, web_stack.web_url, invite, match_id, row)
     context.close()
@@ -186,6 +209,7 @@ def test_spectate_live_then_replay_to_the_final_view(
     )
     match_id = created["match_id"]
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    refused = csp_refusals(page)
     page.goto(f"{web_stack.web_url}match?match={match_id}")
     page.wait_for_selector("#board .clearing")
     # A1 is played here, through the gateway, so the bots play in bursts between its moves
@@ -226,6 +250,7 @@ def test_spectate_live_then_replay_to_the_final_view(
     assert final_text and "winner" in final_text
     assert page.query_selector_all("#log li"), "the log shows the match in words"
     shoot(page, output, "2-spectate-over")
+    assert refused == []
     # replay: the scrubber's last step equals the final view; a deep link shows the same
     page.click("#first")
     assert "version=0" in page.url
@@ -237,9 +262,12 @@ def test_spectate_live_then_replay_to_the_final_view(
     assert f"version={seen}" in last_url
     page.goto(last_url)
     page.wait_for_selector("#board .clearing")
+    # the whole history has arrived (the deep link shows its step while it streams in); a
+    # predicate is a function, as the page's CSP refuses the eval Playwright polls a bare
+    # expression with
+    shown = f"version {seen} of {seen}"
     page.wait_for_function(
-        # the whole history has arrived (the deep link shows its step while it streams in)
-        f"document.querySelector('#version').textContent.includes('version {seen} of {seen}')"
+        "v => document.querySelector('#version').textContent.includes(v)", arg=shown
     )
     assert page.text_content("#text-view") == final_text
     page.click("#prev")
@@ -265,12 +293,15 @@ def test_the_host_gives_a_seat_to_a_bot_the_player_sees_the_clock_the_host_aband
     page.click("a.seat-link[data-seat=A1]")
     page.wait_for_selector("#legal button.cmd")
     # the seat's own clock: at most budget + reserve left, counting down
-    page.wait_for_function("document.querySelector('#clock-left').textContent.includes('s left')")
+    page.wait_for_function(
+        "() => document.querySelector('#clock-left').textContent.includes('s left')"
+    )
     left = float(page.inner_text("#clock-left").split("time: ")[1].split("s")[0])
     assert 0 < left <= 90
     page.goto(web_stack.web_url)
     page.click(f"{row} button.host-abandon")
     page.wait_for_function(
-        f"document.querySelector(\"{row}\").textContent.includes('abandoned')", timeout=5000
+        f"() => document.querySelector(\"{row}\").textContent.includes('abandoned')",
+        timeout=5000,
     )
     context.close()

@@ -189,7 +189,9 @@ def test_one_command_is_one_trace_in_the_collector(compose_stack: ComposeStack) 
 def _web(stack: ComposeStack, path: str, body: Any = None) -> Any:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(
-        f"http://{stack.address('web')}{path}", data, {"Content-Type": "application/json"}
+        f"http://{stack.address('web')}{path}",
+        data,
+        {"Content-Type": "application/json", "X-Frontier-Client": "tests"},
     )
     with urllib.request.urlopen(request, timeout=10) as reply:
         return json.loads(reply.read())

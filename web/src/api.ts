@@ -1,9 +1,12 @@
 // The browser API's client: JSON calls and the server-sent event stream.  A seat token (and
 // the host token of a match this tab created) is kept in sessionStorage (per match) and sent
-// in a header, never in a URL.
+// in a header, never in a URL.  Every call carries CLIENT_HEADER: the gateway lets a request
+// without Origin or Referer change something only with it, and no other site's page can send
+// it (a custom header needs a CORS preflight, which the gateway never grants).
 
 export const TOKEN_HEADER = 'X-Frontier-Seat-Token';
 export const HOST_HEADER = 'X-Frontier-Host-Token';
+export const CLIENT_HEADER = 'X-Frontier-Client';
 
 export class ApiError extends Error {
   constructor(public status: number, public error: string, detail: string) {
@@ -33,8 +36,7 @@ export function rememberHosted(matchId: string, hosted: Hosted): void {
 }
 
 export async function api<T = any>(path: string, opts: { method?: string; body?: unknown; token?: string; host?: string } = {}): Promise<T> {
-  const headers: Record<string, string> = {};
-  if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+  const headers: Record<string, string> = { [CLIENT_HEADER]: 'web', 'Content-Type': 'application/json' };
   if (opts.token) headers[TOKEN_HEADER] = opts.token;
   if (opts.host) headers[HOST_HEADER] = opts.host;
   const reply = await fetch(path, {

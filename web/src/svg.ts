@@ -13,7 +13,10 @@ export function html<K extends keyof HTMLElementTagNameMap>(
   tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]
 ): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  // A style goes through the CSSOM: the page's Content-Security-Policy refuses style attributes.
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'style') el.style.cssText = v; else el.setAttribute(k, v);
+  }
   for (const c of children) el.append(c);
   return el;
 }

@@ -24,16 +24,17 @@ Secrecy rules this module keeps:
 
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import Any
 
 import grpc
 from google.protobuf import json_format
 from google.protobuf.message import Message
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 from frontier.web.inputs import (
@@ -52,6 +53,7 @@ from frontier.web.inputs import (
     seat_of,
     token_of,
 )
+from frontier.web.watchers import Watchers, WatcherStream
 
 # "taken" stays for SEAT_STATUS_TAKEN, which an older orchestrator sends, and for a value
 # newer than this gateway.
@@ -103,10 +105,17 @@ NO_STORE = {"Cache-Control": "no-store"}  # replies that carry a secret
 class Api:
     """The routes' handlers over one MatchService stub."""
 
-    def __init__(self, stub: match_pb2_grpc.MatchServiceStub, bot: str, timeout_s: float):
+    def __init__(
+        self,
+        stub: match_pb2_grpc.MatchServiceStub,
+        bot: str,
+        timeout_s: float,
+        watchers: Watchers,
+    ):
         self.stub = stub
         self.bot = bot  # the orchestrator's built-in bot for the lobby's bot seats
         self.timeout_s = timeout_s
+        self.watchers = watchers  # the live event streams, shared by the app's requests
         self.game_data: dict[str, Any] | None = None
 
     async def call(self, method: Any, request: Message) -> Any:
@@ -317,7 +326,8 @@ class Api:
         return JSONResponse(to_json(notice), headers=NO_STORE)
 
     async def events(self, request: Request) -> Response:
-        """The spectator's event stream as server-sent events, from ``?from=N`` on."""
+        """The spectator's event stream as server-sent events, from ``?from=N`` on; a watcher
+        takes one of the match's and of its address's slots until it leaves."""
         match_id = match_id_of(request)
         raw = request.query_params.get("from", "0")
         if not raw.isdigit():
@@ -326,25 +336,59 @@ class Api:
         resumed = request.headers.get("last-event-id", "")
         if resumed.isdigit():  # the browser reconnected: go on after the last event it has
             start = max(start, int(resumed))
+        address = request.client.host if request.client else "unknown"
         watch = match_pb2.WatchEventsRequest(match_id=match_id, from_version=start)
-        call = self.stub.WatchEvents(watch)
-        first = await _first(call)  # a bad match id fails here, as a clean 404
-        return StreamingResponse(
+        release = self.watchers.admit(match_id, address)
+        try:
+            call = self.stub.WatchEvents(watch)
+            first = await _first(call, request)  # a bad match id fails here, as a clean 404
+        except BaseException:
+            release()
+            raise
+        if first is GONE:
+            call.cancel()
+            release()
+            return Response(status_code=499)  # nginx's "client closed request", for the log
+        return WatcherStream(
             _sse(call, first),
-            media_type="text/event-stream",
+            [call.cancel, release],
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
 
 
-async def _first(call: Any) -> match_pb2.WatchEventsResponse | None:
+GONE = object()  # the watcher left before the stream's first event
+
+
+async def _first(call: Any, request: Request) -> Any:
+    """The stream's first event (None: the stream ended at once), or ``GONE`` when the client
+    leaves first: a quiet match may send nothing for minutes, and a watcher gone meanwhile
+    must not hold its slot and orchestrator stream until the next event."""
+    read = asyncio.ensure_future(call.read())
+    gone = asyncio.ensure_future(_disconnected(request))
     try:
-        response = await call.read()
+        await asyncio.wait({read, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (read, gone):
+            task.cancel()
+        await asyncio.gather(read, gone, return_exceptions=True)
+    if read.cancelled():
+        return GONE
+    try:
+        response = read.result()
     except grpc.aio.AioRpcError as exc:
         raise grpc_error(exc) from None
     return None if response is grpc.aio.EOF else response
 
 
-async def _sse(call: Any, first: match_pb2.WatchEventsResponse | None) -> AsyncIterator[bytes]:
+async def _disconnected(request: Request) -> None:
+    """Returns once the client has gone (a GET's only other message is its empty body)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+async def _sse(
+    call: Any, first: match_pb2.WatchEventsResponse | None
+) -> AsyncGenerator[bytes, None]:
     try:
         response = first
         while response is not None:

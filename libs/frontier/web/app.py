@@ -1,8 +1,9 @@
 """The gateway's ASGI application: the page, its static files, the browser API, health.
 
-``create_app`` takes the orchestrator's address (or a ready stub, in tests).  Requests are
-logged by ``AccessLog`` here, not by uvicorn, so that what a log line holds is decided in one
-place: method, path, query and status; never a header, so never a seat token.
+``create_app`` takes the orchestrator's address (or a ready stub, in tests) and the limits
+it enforces (``frontier.web.protect``).  Requests are logged by ``AccessLog`` here, not by
+uvicorn, so that what a log line holds is decided in one place: method, path, the query's
+known keys without any value, and status; never a header, so never a seat token.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from starlette.applications import Starlette
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -27,6 +29,8 @@ from frontier.runtime.tls import aio_channel
 from frontier.v1 import match_pb2_grpc
 from frontier.web.api import Api, Handler
 from frontier.web.inputs import HttpError, redacted_query, refuse_tokens_in_url
+from frontier.web.protect import Gatekeeper, Protection, SecurityHeaders
+from frontier.web.watchers import Watchers
 
 STATIC = Path(__file__).parent / "static"
 PAGES = ("/", "/match", "/play", "/join")
@@ -34,8 +38,9 @@ access_log = logging.getLogger("frontier.web.access")
 
 
 class AccessLog:
-    """One line per request: ``GET /api/matches?x=1 200 3.1ms``; a token-like query value
-    (always refused) is logged as ``***``."""
+    """One line per request: ``GET /api/matches?status=*** 200 3.1ms``; no query value is
+    logged, nor a key the API does not read (``***``); a path with control characters is
+    escaped, so one request is always one line."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -57,7 +62,10 @@ class AccessLog:
             await self.app(scope, receive, sending)
         finally:
             query = redacted_query(scope.get("query_string", b"").decode("latin-1"))
-            url = scope["path"] + (f"?{query}" if query else "")
+            path = str(scope["path"])
+            if not path.isprintable():
+                path = path.encode("unicode_escape").decode("ascii")
+            url = path + (f"?{query}" if query else "")
             elapsed = (time.monotonic() - started) * 1000
             access_log.info("%s %s %s %.1fms", scope["method"], url, status, elapsed)
 
@@ -98,21 +106,26 @@ def create_app(
     bot_kind: str = "greedy",
     timeout_s: float = 5.0,
     stubs: tuple[Any, Any] | None = None,
+    protection: Protection | None = None,
 ) -> Starlette:
     """The app; ``bot_kind`` is the orchestrator's built-in bot that plays the lobby's bot
     seats; ``stubs`` = (MatchService stub, Health stub) replaces the channel to
-    ``orchestrator_url`` (the unit tests' doubles)."""
+    ``orchestrator_url`` (the unit tests' doubles); ``protection`` the limits (default:
+    those of a gateway on loopback)."""
     state: dict[str, Any] = {}  # "api" and "health", set when the app starts
+    limits = protection or Protection()
+    watchers = Watchers(limits.sse_per_match, limits.sse_per_address)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if stubs is not None:
             match, state["health"] = stubs
-            state["api"] = Api(match, bot_kind, timeout_s)
+            state["api"] = Api(match, bot_kind, timeout_s, watchers)
             yield
             return
         channel = aio_channel(orchestrator_url)  # TLS when the environment says so
-        state["api"] = Api(match_pb2_grpc.MatchServiceStub(channel), bot_kind, timeout_s)
+        stub = match_pb2_grpc.MatchServiceStub(channel)
+        state["api"] = Api(stub, bot_kind, timeout_s, watchers)
         state["health"] = health_pb2_grpc.HealthStub(channel)
         try:
             yield
@@ -124,7 +137,13 @@ def create_app(
         lifespan=lifespan,
         exception_handlers={404: _not_found, 405: _not_allowed},
     )
+    # the first added runs innermost: compression sees only the routes' own replies; every
+    # reply, refusals included, gets the security headers and a log line
+    app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
+    app.add_middleware(Gatekeeper, protection=limits)
+    app.add_middleware(SecurityHeaders)
     app.add_middleware(AccessLog)
+    app.state.watchers = watchers
     return app
 
 

@@ -2,9 +2,9 @@
 tokens, checked before any call that changes something is made.
 
 Secrets arrive only in a request body or a header, never in a URL (a query string with a
-secret-like key is refused, and logged with its value masked), so no access log can hold
-one.  A refusal is an :class:`HttpError`: a 4xx (or the orchestrator's refusal mapped to
-HTTP) with a JSON body ``{"error": ..., "detail": ...}``.
+secret-like key is refused), and the access log writes no query value at all, whatever its
+key's spelling, so no log line can hold one.  A refusal is an :class:`HttpError`: a 4xx (or
+the orchestrator's refusal mapped to HTTP) with a JSON body ``{"error": ..., "detail": ...}``.
 """
 
 from __future__ import annotations
@@ -21,6 +21,12 @@ from frontier.runtime.errors import bounded, error_info_in, hide
 
 TOKEN_HEADER = "x-frontier-seat-token"
 HOST_HEADER = "x-frontier-host-token"
+# Sent by the web client on every call: a request with neither Origin nor Referer changes
+# something only with this header, which a page of another site cannot send without a CORS
+# preflight that the gateway never grants.
+CLIENT_HEADER = "x-frontier-client"
+# The query keys the API reads; only these are named in a logged URL (their values never).
+QUERY_KEYS = frozenset({"status", "page_token", "from"})
 SEAT_NAMES = ("A1", "B1", "A2", "B2", "A3", "B3")
 MATCH_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 TOKEN_WORDS = (
@@ -54,11 +60,17 @@ class HttpError(Exception):
     ``current_version``..., errors.proto), sent only when there is some."""
 
     def __init__(
-        self, status: int, error: str, detail: str, metadata: dict[str, str] | None = None
+        self,
+        status: int,
+        error: str,
+        detail: str,
+        metadata: dict[str, str] | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         super().__init__(detail)
         self.status, self.error, self.detail = status, error, detail
         self.metadata = metadata or {}
+        self.headers = headers or {}
 
     def body(self) -> dict[str, object]:
         body: dict[str, object] = {"error": self.error, "detail": self.detail}
@@ -67,7 +79,7 @@ class HttpError(Exception):
         return body
 
     def response(self) -> JSONResponse:
-        return JSONResponse(self.body(), self.status)
+        return JSONResponse(self.body(), self.status, headers=self.headers)
 
 
 # What the page is told when the orchestrator's answer is gRPC's own, not the server's.
@@ -201,11 +213,13 @@ def token_of(request: Request, *, required: bool, header: str = TOKEN_HEADER) ->
 
 
 def redacted_query(query: str) -> str:
-    """A query string fit for a log: the values of token-like keys replaced by ``***``."""
+    """A query string fit for a log: every value replaced by ``***``, and every key too
+    unless it is one the API reads, spelled plainly.  A secret under any key (an unlisted
+    one, or a listed one percent-encoded) so never reaches a log line."""
     parts = []
     for part in query.split("&") if query else []:
         key, sep, _ = part.partition("=")
-        parts.append(f"{key}{sep}***" if key.lower() in TOKEN_WORDS else part)
+        parts.append(f"{key}{sep}***" if key in QUERY_KEYS else "***")
     return "&".join(parts)
 
 
