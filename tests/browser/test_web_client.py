@@ -291,6 +291,7 @@ def test_the_host_gives_a_seat_to_a_bot_the_player_sees_the_clock_the_host_aband
     page.click(f"{row} .seat[data-seat=B1] button.host-bot")
     page.wait_for_selector(f"{row} .seat[data-seat=B1][data-status=bot]")
     page.click("a.seat-link[data-seat=A1]")
+    page.click("#claim-myself")  # the creator's own invite: it confirms it plays the seat
     page.wait_for_selector("#legal button.cmd")
     # the seat's own clock: at most budget + reserve left, counting down
     page.wait_for_function(

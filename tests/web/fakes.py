@@ -171,6 +171,12 @@ class FakeEvents:
         self.match_id, self.count, self.sent = match_id, count, 0
         self.cancelled, self.ended = asyncio.Event(), asyncio.Event()
 
+    async def initial_metadata(self) -> Any:
+        """The headers the orchestrator sends once it lets the stream in."""
+        if self.match_id not in ("m-1", "m-quiet"):
+            raise FakeRpcError(grpc.StatusCode.NOT_FOUND, f"no match {self.match_id}")
+        return grpc.aio.Metadata()
+
     async def read(self) -> Any:
         if self.match_id not in ("m-1", "m-quiet"):
             raise FakeRpcError(grpc.StatusCode.NOT_FOUND, f"no match {self.match_id}")

@@ -24,19 +24,17 @@ Secrecy rules this module keeps:
 
 from __future__ import annotations
 
-import asyncio
-import json
 import uuid
-from collections.abc import AsyncGenerator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import grpc
-from google.protobuf import json_format
 from google.protobuf.message import Message
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
+from frontier.web.feeds import Feeds, closer
 from frontier.web.inputs import (
     HOST_HEADER,
     SEAT_NAMES,
@@ -51,6 +49,7 @@ from frontier.web.inputs import (
     grpc_error,
     match_id_of,
     seat_of,
+    to_json,
     token_of,
 )
 from frontier.web.watchers import Watchers, WatcherStream
@@ -65,13 +64,6 @@ SEAT_STATUS = {
     match_pb2.SEAT_STATUS_CLAIMED: "claimed",
     match_pb2.SEAT_STATUS_TAKEN_OVER: "taken_over",
 }
-
-
-def to_json(message: Message) -> dict[str, Any]:
-    """A protobuf message as the browser reads it (proto field names, defaults included)."""
-    return json_format.MessageToDict(
-        message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
-    )
 
 
 def seat_setup(filled: list[str], bots: list[str], bot: str) -> list[match_pb2.SeatSetup]:
@@ -116,6 +108,7 @@ class Api:
         self.bot = bot  # the orchestrator's built-in bot for the lobby's bot seats
         self.timeout_s = timeout_s
         self.watchers = watchers  # the live event streams, shared by the app's requests
+        self.feeds = Feeds(stub)  # one orchestrator stream per watched match, shared
         self.game_data: dict[str, Any] | None = None
 
     async def call(self, method: Any, request: Message) -> Any:
@@ -326,8 +319,9 @@ class Api:
         return JSONResponse(to_json(notice), headers=NO_STORE)
 
     async def events(self, request: Request) -> Response:
-        """The spectator's event stream as server-sent events, from ``?from=N`` on; a watcher
-        takes one of the match's and of its address's slots until it leaves."""
+        """The spectator's event stream as server-sent events, from ``?from=N`` on, read from
+        the match's shared feed (:mod:`.feeds`); a watcher takes one of the match's and of its
+        address's slots until it leaves."""
         match_id = match_id_of(request)
         raw = request.query_params.get("from", "0")
         if not raw.isdigit():
@@ -337,73 +331,14 @@ class Api:
         if resumed.isdigit():  # the browser reconnected: go on after the last event it has
             start = max(start, int(resumed))
         address = request.client.host if request.client else "unknown"
-        watch = match_pb2.WatchEventsRequest(match_id=match_id, from_version=start)
         release = self.watchers.admit(match_id, address)
         try:
-            call = self.stub.WatchEvents(watch)
-            first = await _first(call, request)  # a bad match id fails here, as a clean 404
+            feed = await self.feeds.join(match_id, start)  # a bad match id: a clean 404 here
         except BaseException:
             release()
             raise
-        if first is GONE:
-            call.cancel()
-            release()
-            return Response(status_code=499)  # nginx's "client closed request", for the log
         return WatcherStream(
-            _sse(call, first),
-            [call.cancel, release],
+            self.feeds.stream(feed, start),
+            [closer(self.feeds, feed), release],
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
-
-
-GONE = object()  # the watcher left before the stream's first event
-
-
-async def _first(call: Any, request: Request) -> Any:
-    """The stream's first event (None: the stream ended at once), or ``GONE`` when the client
-    leaves first: a quiet match may send nothing for minutes, and a watcher gone meanwhile
-    must not hold its slot and orchestrator stream until the next event."""
-    read = asyncio.ensure_future(call.read())
-    gone = asyncio.ensure_future(_disconnected(request))
-    try:
-        await asyncio.wait({read, gone}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for task in (read, gone):
-            task.cancel()
-        await asyncio.gather(read, gone, return_exceptions=True)
-    if read.cancelled():
-        return GONE
-    try:
-        response = read.result()
-    except grpc.aio.AioRpcError as exc:
-        raise grpc_error(exc) from None
-    return None if response is grpc.aio.EOF else response
-
-
-async def _disconnected(request: Request) -> None:
-    """Returns once the client has gone (a GET's only other message is its empty body)."""
-    while (await request.receive())["type"] != "http.disconnect":
-        pass
-
-
-async def _sse(
-    call: Any, first: match_pb2.WatchEventsResponse | None
-) -> AsyncGenerator[bytes, None]:
-    try:
-        response = first
-        while response is not None:
-            yield _message(response)
-            read = await call.read()
-            response = None if read is grpc.aio.EOF else read
-        yield b"event: end\ndata: {}\n\n"
-    except grpc.aio.AioRpcError as exc:
-        refused = grpc_error(exc)
-        detail = json.dumps(refused.body())
-        yield f"event: error\ndata: {detail}\n\n".encode()
-    finally:
-        call.cancel()
-
-
-def _message(response: match_pb2.WatchEventsResponse) -> bytes:
-    data = to_json(response)
-    return f"id: {response.envelope.seq}\ndata: {json.dumps(data)}\n\n".encode()

@@ -13,6 +13,8 @@ import re
 from typing import Any
 
 import grpc
+from google.protobuf import json_format
+from google.protobuf.message import Message
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -231,3 +233,10 @@ def refuse_tokens_in_url(request: Request) -> None:
             "token_in_url",
             f"seat tokens go in the {TOKEN_HEADER} header, never in a URL",
         )
+
+
+def to_json(message: Message) -> dict[str, Any]:
+    """A protobuf message as the browser reads it (proto field names, defaults included)."""
+    return json_format.MessageToDict(
+        message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
+    )

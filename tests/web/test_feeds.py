@@ -1,0 +1,159 @@
+"""The gateway's feeds (feeds.py): every watcher of a match reads one orchestrator stream,
+each event encoded once; a watcher asking for older events catches up on a stream of its own
+and joins; one that falls out of the window is told where to resume; the last to leave
+closes the stream -- against a live match the test plays event by event."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import grpc
+import pytest
+
+from frontier.v1 import events_pb2, match_pb2
+from frontier.web.feeds import Feeds
+from frontier.web.inputs import HttpError
+from tests.web.fakes import FakeRpcError
+
+
+class LiveCall:
+    """A WatchEvents call on the live match: its events after ``from_version``, then each new
+    one as it is played, then the end."""
+
+    def __init__(self, match: LiveMatch, after: int) -> None:
+        self.match, self.next, self.cancelled = match, after + 1, False
+
+    async def initial_metadata(self) -> Any:
+        if not self.match.known:
+            raise FakeRpcError(grpc.StatusCode.NOT_FOUND, "no match m-x")
+        return grpc.aio.Metadata()
+
+    async def read(self) -> Any:
+        async with self.match.played:
+            await self.match.played.wait_for(
+                lambda: self.next <= self.match.version or self.match.over
+            )
+        if self.next > self.match.version:
+            return grpc.aio.EOF
+        seq, self.next = self.next, self.next + 1
+        envelope = events_pb2.EventEnvelope(match_id="m-1", seq=seq, state_version=seq)
+        return match_pb2.WatchEventsResponse(envelope=envelope)
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class LiveMatch:
+    """The orchestrator's side: a match whose events the test plays one by one."""
+
+    def __init__(self, known: bool = True) -> None:
+        self.known, self.version, self.over = known, 0, False
+        self.played = asyncio.Condition()
+        self.calls: list[tuple[int, LiveCall]] = []
+
+    def WatchEvents(self, request: match_pb2.WatchEventsRequest) -> LiveCall:
+        call = LiveCall(self, request.from_version)
+        self.calls.append((request.from_version, call))
+        return call
+
+    async def play(self, events: int = 1) -> None:
+        async with self.played:
+            self.version += events
+            self.played.notify_all()
+
+    async def end(self) -> None:
+        async with self.played:
+            self.over = True
+            self.played.notify_all()
+
+
+def closed(match: LiveMatch) -> bool:
+    """Whether the feed's own orchestrator stream (the first opened) was closed."""
+    return match.calls[0][1].cancelled
+
+
+def ids(messages: list[bytes]) -> list[int]:
+    return [int(m.split(b"\n")[0].removeprefix(b"id: ")) for m in messages if m.startswith(b"id:")]
+
+
+async def read_until(stream: Any, version: int) -> list[bytes]:
+    out: list[bytes] = []
+    async for message in stream:
+        out.append(message)
+        if message.startswith(f"id: {version}\n".encode()) or not message.startswith(b"id:"):
+            break
+    return out
+
+
+async def test_watchers_of_a_match_share_one_stream_and_each_event_is_encoded_once() -> None:
+    match = LiveMatch()
+    feeds = Feeds(match)
+    first, second = await feeds.join("m-1", 0), await feeds.join("m-1", 0)
+    assert first is second and len(match.calls) == 1
+    readers = [asyncio.create_task(read_until(feeds.stream(first, 0), 30)) for _ in range(5)]
+    for _ in range(30):
+        await match.play()
+        await asyncio.sleep(0)
+    got = await asyncio.gather(*readers)
+    assert all(ids(messages) == list(range(1, 31)) for messages in got)
+    for n in range(30):  # the same bytes object for every reader: encoded once
+        assert len({id(messages[n]) for messages in got}) == 1
+    feeds.leave(first)
+    assert not closed(match)  # one watcher is still there
+    feeds.leave(second)
+    assert closed(match) and feeds.feeds == {}
+
+
+async def test_a_watcher_from_an_older_version_catches_up_and_joins() -> None:
+    match = LiveMatch()
+    feeds = Feeds(match, window=8)
+    await match.play(20)
+    live = await feeds.join("m-1", 20)  # the feed starts at version 20
+    late = await feeds.join("m-1", 0)  # this one wants everything
+    reader = asyncio.create_task(read_until(feeds.stream(late, 0), 25))
+    await asyncio.sleep(0)
+    await match.play(5)
+    messages = await reader
+    assert ids(messages) == list(range(1, 26))  # no gap, no repeat
+    assert [after for after, _ in match.calls] == [20, 0]  # its own stream for 1..20
+    assert match.calls[1][1].cancelled  # closed once the feed held what came next
+    feeds.leave(live)
+    feeds.leave(late)
+
+
+async def test_a_watcher_that_falls_out_of_the_window_is_told_where_to_resume() -> None:
+    match = LiveMatch()
+    feeds = Feeds(match, window=4)
+    feed = await feeds.join("m-1", 0)
+    stream = feeds.stream(feed, 0)
+    await match.play()
+    assert ids([await anext(stream)]) == [1]
+    await match.play(10)  # it reads nothing while the match plays on
+    for _ in range(20):
+        await asyncio.sleep(0)
+    rest = [message async for message in stream]
+    assert rest[-1].startswith(b"event: resume\n") and b'"resume_from": 1' in rest[-1]
+    assert ids(rest) == []  # nothing after version 1 was still held for it
+    feeds.leave(feed)
+
+
+async def test_the_end_of_the_match_ends_every_watchers_stream() -> None:
+    match = LiveMatch()
+    feeds = Feeds(match)
+    feed = await feeds.join("m-1", 0)
+    await match.play(3)
+    await match.end()
+    messages = [message async for message in feeds.stream(feed, 0)]
+    assert ids(messages) == [1, 2, 3] and messages[-1].startswith(b"event: end\n")
+    assert feeds.feeds == {}  # a later watcher opens a new stream
+    feeds.leave(feed)
+
+
+async def test_an_unknown_match_is_refused_before_any_event_and_keeps_no_feed() -> None:
+    match = LiveMatch(known=False)
+    feeds = Feeds(match)
+    with pytest.raises(HttpError) as refused:
+        await feeds.join("m-x", 0)
+    assert refused.value.status == 404
+    assert feeds.feeds == {} and match.calls[0][1].cancelled
