@@ -42,6 +42,27 @@ class StreamBus:
                 yield StoredBatch(seq, batch)
 
 
+def committed(
+    hosted: HostedMatch,
+    seat: Seat,
+    events: list[Event],
+    first: int,
+    record: events_pb2.DecisionRecord,
+) -> events_pb2.EventBatch:
+    """What the commit path does with a batch of ``events`` from seq ``first``: the batch it
+    stores in the stream (returned) and the latest events the hosted match keeps."""
+    hosted.remember(list(enumerate(events, start=first)), seat, record)
+    return events_pb2.EventBatch(
+        match_id=hosted.match_id,
+        envelopes=[
+            events_pb2.EventEnvelope(seq=s, event=event_to_proto(e))
+            for s, e in enumerate(events, start=first)
+        ],
+        seat=types_pb2.Seat.ValueType(enum_to_proto(seat)),
+        decision=record,
+    )
+
+
 def _played(seed: int) -> tuple[HostedMatch, list[events_pb2.EventBatch], list[Event]]:
     """A whole match committed as the commit path does: the stream holds every batch, the
     hosted match what recent.py keeps of them."""
@@ -54,18 +75,7 @@ def _played(seed: int) -> tuple[HostedMatch, list[events_pb2.EventBatch], list[E
         events = execute(state, legal_commands(state, seat)[0])
         first = len(every) + 1
         record = events_pb2.DecisionRecord(decision_id=str(first - 1), reserve_ms=first)
-        batches.append(
-            events_pb2.EventBatch(
-                match_id=MATCH_ID,
-                envelopes=[
-                    events_pb2.EventEnvelope(seq=s, event=event_to_proto(e))
-                    for s, e in enumerate(events, start=first)
-                ],
-                seat=types_pb2.Seat.ValueType(enum_to_proto(seat)),
-                decision=record,
-            )
-        )
-        hosted.remember(list(enumerate(events, start=first)), seat, record)
+        batches.append(committed(hosted, seat, events, first, record))
         every.extend(events)
     return hosted, batches, every
 

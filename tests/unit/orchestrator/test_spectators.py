@@ -27,7 +27,8 @@ from frontier.orchestrator.spectators import (
 from frontier.runtime.bus import Bus, StoredBatch
 from frontier.runtime.errors import ServiceError
 from frontier.v1 import events_pb2, match_pb2, types_pb2
-from frontier.wire.convert import enum_to_proto, event_to_proto
+
+from .test_recent_history import committed
 
 MATCH_ID = "cd" * 16
 
@@ -56,18 +57,7 @@ class LiveMatch:
         first = state.version + 1
         events = execute(state, legal_commands(state, seat)[0])
         record = events_pb2.DecisionRecord(decision_id=str(first - 1))
-        self.batches.append(
-            events_pb2.EventBatch(
-                match_id=MATCH_ID,
-                envelopes=[
-                    events_pb2.EventEnvelope(seq=s, event=event_to_proto(e))
-                    for s, e in enumerate(events, start=first)
-                ],
-                seat=types_pb2.Seat.ValueType(enum_to_proto(seat)),
-                decision=record,
-            )
-        )
-        self.hosted.remember(list(enumerate(events, start=first)), seat, record)
+        self.batches.append(committed(self.hosted, seat, events, first, record))
         await self.hosted.tell_readers()
 
     @property
