@@ -152,6 +152,18 @@ function randomPolicy(random) {
   };
 }
 
+// What the legal commands said of themselves (LegalCommand.verb, cost, vp), counted so that a
+// run shows the facts arrive: `vp` is a proto3 optional, present only when the server is sure
+// of it, which @grpc/proto-loader (oneofs: true) marks with the synthetic oneof `_vp`.
+function countFacts(legal, facts) {
+  for (const command of legal) {
+    const verb = command.verb.replace('COMMAND_VERB_', '');
+    facts.verbs[verb] = (facts.verbs[verb] || 0) + 1;
+    if (command._vp === 'vp' && command.vp > 0) facts.scoring += 1;
+    if (command.cost && command.cost.card_ids.length > 0) facts.costing_cards += 1;
+  }
+}
+
 // One stream; resolves with 'over' (MatchOver received) or 'lost' (reconnect), rejects on a
 // status that a reconnect cannot fix.
 function playOnce(client, args, policy, stats) {
@@ -187,6 +199,7 @@ function playOnce(client, args, policy, stats) {
           open = response.decision;
           refused = new Set();
           stats.decisions += 1;
+          countFacts(open.legal, stats.facts);
           answer();
           break;
         case 'rejected': {
@@ -245,6 +258,8 @@ async function main() {
     strikes: 0,
     taken_over: false,
     reconnects: 0,
+    // legal commands seen, by verb; how many surely scored, how many cost cards
+    facts: { verbs: {}, scoring: 0, costing_cards: 0 },
   };
   for (;;) {
     const outcome = await playOnce(client, args, policy, stats);

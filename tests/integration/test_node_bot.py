@@ -20,7 +20,7 @@ import pytest
 from frontier.bots.sdk import BotClient, RandomStrategy
 from frontier.engine import Seat
 from frontier.ops.stack import Stack
-from frontier.v1 import match_pb2, match_pb2_grpc
+from frontier.v1 import command_facts_pb2, match_pb2, match_pb2_grpc
 
 from .bot_helpers import MIRROR, create, replay
 from .stream_check import stored_batches
@@ -117,6 +117,14 @@ async def test_node_bots_play_whole_matches(
         assert out["decisions"] > 0 and out["answers"] >= out["decisions"]
         assert out["strikes"] == 0
         assert sum(out["rejections"].values()) == out["rejected"]  # counted by reason_code
+        # the legal commands' facts reach a Node client: verbs, sure VP, costs in cards
+        verbs = set(command_facts_pb2.CommandVerb.keys())
+        assert {f"COMMAND_VERB_{v}" for v in out["facts"]["verbs"]} <= verbs - {
+            "COMMAND_VERB_UNSPECIFIED"
+        }
+    facts = [out["facts"] for out in outputs.values()]
+    assert sum(f["scoring"] for f in facts) > 0  # a build or craft surely scoring was offered
+    assert sum(f["costing_cards"] for f in facts) > 0
     stored = await stored_batches(stack.config.nats_url, match.match_id)
     states = [after for *_, after in replay(match.config, stored)]
     assert states[-1].over and states[-1].winner == view.winner
