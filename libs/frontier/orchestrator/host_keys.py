@@ -34,9 +34,9 @@ from limits.strategies import FixedWindowRateLimiter, MovingWindowRateLimiter
 
 from frontier.runtime.errors import GrpcContext, ServiceError
 from frontier.runtime.metrics import QUOTA_REJECTIONS
+from frontier.runtime.settings import HOST_KEY_METADATA
 from frontier.store.host_keys import HostKey, HostKeyStore
 
-HOST_KEY_METADATA = "x-frontier-host-key"
 ANONYMOUS = "anon:"  # + the client's address: the host id of an anonymous caller
 CACHE_ENTRIES = 4096  # lookups remembered at most (unknown keys included)
 RETRY_HOSTED_S = 60.0  # no window frees a hosted match: its end does; look again later

@@ -13,8 +13,8 @@ from frontier.runtime.bus import Bus
 from frontier.runtime.metrics import watch_matches
 from frontier.runtime.server import configure_logging, run_service, serve
 from frontier.runtime.settings import OrchestratorSettings
-from frontier.store.host_keys import HostKeyStore
 from frontier.runtime.telemetry import setup_tracing
+from frontier.store.host_keys import HostKeyStore
 from frontier.v1 import bot_pb2, bot_pb2_grpc, match_pb2, match_pb2_grpc
 
 from .bot_pool import BotPool

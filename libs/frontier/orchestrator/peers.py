@@ -21,13 +21,12 @@ from frontier.runtime.errors import (
     hide,
     retry_delay_in,
 )
-from frontier.runtime.settings import TlsSettings
+from frontier.runtime.settings import HOST_KEY_METADATA, TlsSettings
 from frontier.runtime.telemetry import grpc_client_interceptors
 from frontier.runtime.tls import aio_channel
 from frontier.v1 import bot_pb2_grpc, match_pb2_grpc
 
 FORWARDED = "x-frontier-forwarded"
-HOST_KEY = "x-frontier-host-key"  # forwarded as it came: the owner checks it again
 
 
 class Peers:
@@ -52,8 +51,11 @@ class Peers:
     async def unary(self, address: str, method: str, request: Any, context: GrpcContext) -> Any:
         refuse_second_hop(context)
         call = getattr(self.match_stub(address), method)
+        # the host key as it came: the owner checks it again
         metadata: list[tuple[str, str | bytes]] = [(FORWARDED, "1")]
-        metadata += [(k, v) for k, v in context.invocation_metadata() or () if k == HOST_KEY]
+        metadata += [
+            (k, v) for k, v in context.invocation_metadata() or () if k == HOST_KEY_METADATA
+        ]
         try:
             return await call(request, timeout=self.timeout_s, metadata=tuple(metadata))
         except grpc.aio.AioRpcError as exc:

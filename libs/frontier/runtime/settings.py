@@ -7,6 +7,7 @@ readable message instead of failing later in the middle of a match.
 from __future__ import annotations
 
 import ipaddress
+import os
 from typing import Literal
 
 from pydantic import Field, FilePath, field_validator, model_validator
@@ -31,6 +32,17 @@ DEFAULT_PORTS: dict[str, int] = {
     "scoring": 50055,
     "turn_order": 50056,
 }
+
+
+# The gRPC request metadata carrying a host key (errors.proto; orchestrator/host_keys.py).
+HOST_KEY_METADATA = "x-frontier-host-key"
+
+
+def host_key_metadata(key: str | None = None) -> tuple[tuple[str, str], ...]:
+    """The metadata of a host call: ``key`` (default: FRONTIER_HOST_KEY), none without one.
+    The clients that create matches send it; a server in ``local`` access mode ignores it."""
+    key = (os.environ.get("FRONTIER_HOST_KEY", "") if key is None else key).strip()
+    return ((HOST_KEY_METADATA, key),) if key else ()
 
 
 class TlsSettings(BaseSettings):
