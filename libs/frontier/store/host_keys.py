@@ -24,6 +24,7 @@ PREFIX = "fk_"
 _ID_BYTES = 6  # 12 hex digits: ids are names, not secrets
 _SECRET_BYTES = 24
 _KEY = re.compile(r"fk_([0-9a-f]{12})_([A-Za-z0-9_-]{16,64})")
+_ID = re.compile(r"[0-9a-f]{12}")
 NAME_CHARS = 64
 
 # the quotas a key may override (see orchestrator/host_keys.py for what each counts)
@@ -114,6 +115,8 @@ class HostKeyStore:
         return record, key
 
     async def get(self, key_id: str) -> HostKey | None:
+        if _ID.fullmatch(key_id) is None:  # no such key (and no KV subject to build)
+            return None
         try:
             entry = await self.bucket.get(key_id)
         except (KeyNotFoundError, NotFoundError):
