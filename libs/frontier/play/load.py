@@ -116,10 +116,9 @@ async def play_match(
         # matches paced like real play also start at different moments, not all at once
         start, think_rng = below(think_rng, 1001)
         await asyncio.sleep(2 * think_s * start / 1000)
+    config = match_pb2.MatchConfig(seed=seed, lineup=lineup)
     created = await stub.CreateMatch(
-        match_pb2.CreateMatchRequest(config=match_pb2.MatchConfig(seed=seed, lineup=lineup)),
-        timeout=timeout,
-        metadata=host_key_metadata(),
+        match_pb2.CreateMatchRequest(config=config), timeout=timeout, metadata=host_key_metadata()
     )
     run.match_id = match_id = created.match_id
     for s in created.seats:
