@@ -20,14 +20,15 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+import nats
+
 from frontier.cli.usage import EXIT_FAILED, EXIT_OK, UsageError, error
-from frontier.runtime.bus import Bus
+from frontier.runtime.bus import Bus, servers_of
 from frontier.runtime.errors import NATS_UNREACHABLE
 from frontier.runtime.settings import ServiceSettings
 from frontier.store.host_keys import HostKey, HostKeyStore, InvalidHostKey, Quotas
 
 T = TypeVar("T")
-CONNECT_WAIT_S = 10.0
 _UNREACHABLE: tuple[type[Exception], ...] = (OSError, *NATS_UNREACHABLE)
 
 
@@ -86,18 +87,27 @@ def run_keys(args: argparse.Namespace) -> int:
 async def _with_store(
     url: str, settings: ServiceSettings, act: Callable[[HostKeyStore], Awaitable[T]]
 ) -> T:
-    bus = await Bus.connect(
-        url,
-        settings.stream,
+    """Run ``act`` on the key store of the NATS at ``url``: one connection, tried once (an
+    operator's command reports an unreachable server at once instead of waiting for it)."""
+
+    async def quiet(exc: Exception) -> None:  # the failure is reported once, by run_keys
+        return None
+
+    nc = await nats.connect(
+        servers_of(url),
         name="frontier-keys",
-        replicas=settings.nats_replicas,
-        max_age_s=settings.stream_max_age_s,
-        startup_wait_s=CONNECT_WAIT_S,
+        allow_reconnect=False,
+        max_reconnect_attempts=1,  # each server tried twice (0 would mean for ever)
+        reconnect_time_wait=0.2,
+        connect_timeout=5,
+        error_cb=quiet,
     )
     try:
+        js = nc.jetstream(timeout=settings.call_timeout_s)
+        bus = Bus(nc, js, settings.stream, settings.nats_replicas, None, settings.call_timeout_s)
         return await act(HostKeyStore(await bus.host_keys_bucket()))
     finally:
-        await bus.close()
+        await nc.close()
 
 
 async def _act(store: HostKeyStore, args: argparse.Namespace) -> int:
