@@ -109,7 +109,7 @@ def test_a_creation_flood_from_one_key_leaves_another_key_creating_at_once(
     error, reason, metadata = refused(lambda: create(stub, a))
     assert error.code() is grpc.StatusCode.RESOURCE_EXHAUSTED and reason == "QUOTA_EXCEEDED"
     assert metadata == {"quota": "creates_per_minute", "limit": "3"}
-    delay = retry_delay_in(error.trailing_metadata())  # type: ignore[attr-defined]
+    delay = retry_delay_in(error.trailing_metadata())
     assert delay is not None and 0 < delay <= 60
     assert create(stub, b).match_id
 
@@ -149,7 +149,7 @@ def test_an_anonymous_tier_serves_callers_without_a_key_within_its_quota(
         assert create(stub, None).match_id
         error, reason, metadata = refused(lambda: create(stub, None))
         assert reason == "QUOTA_EXCEEDED" and metadata["quota"] == "creates_per_minute"
-        assert retry_delay_in(error.trailing_metadata()) is not None  # type: ignore[attr-defined]
+        assert retry_delay_in(error.trailing_metadata()) is not None
     finally:
         env.clear()
         env.update(KEYS_ENV)
