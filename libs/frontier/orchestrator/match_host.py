@@ -121,7 +121,7 @@ class MatchHost:
             raise ServiceError(
                 grpc.StatusCode.INVALID_ARGUMENT, str(exc), "MALFORMED", about("config")
             ) from None
-        if self.access is not None:  # no await between the count and the reservation
+        if self.access is not None and host.limits is not None:  # no await till reserved
             hosted_now, bots_now = self.hosted_by(host.host_id)
             adding = sum(1 for mode, _ in setup.values() if mode == SEAT_BOT)
             self.access.check_create(host, hosted_now, bots_now, adding)

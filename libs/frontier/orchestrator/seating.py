@@ -172,8 +172,8 @@ class Seating:
         name = bot_name(bot)
         access = self.host.access
         async with hosted.lock:
-            if access is not None and not hosted.ended:
-                payer = access.host_of(hosted.host_id) if hosted.host_id else caller
+            payer = access.host_of(hosted.host_id) if access and hosted.host_id else caller
+            if access is not None and payer.limits is not None and not hosted.ended:
                 access.check_bots(payer, self.host.hosted_by(payer.host_id)[1], 1)
             if hosted.ended:
                 raise ServiceError(
