@@ -6,6 +6,8 @@ in the stack's NATS."""
 from __future__ import annotations
 
 import json
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,7 +16,7 @@ import pytest
 
 from frontier.bots.sdk import error_details
 from frontier.cli.main import main
-from frontier.ops.stack import Stack, StackConfig
+from frontier.ops.stack import Stack, StackConfig, free_port
 from frontier.runtime.errors import retry_delay_in
 from frontier.runtime.settings import host_key_metadata
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
@@ -32,7 +34,9 @@ TWO_SEATS = "A=marquise;B=marquise"
 
 @pytest.fixture(scope="module")
 def keys_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    config = StackConfig.ephemeral(tmp_path_factory.mktemp("keys"), extra_env=dict(KEYS_ENV))
+    config = StackConfig.ephemeral(
+        tmp_path_factory.mktemp("keys"), extra_env=dict(KEYS_ENV), web_port=free_port()
+    )
     with Stack(config) as running:
         yield running
 
@@ -162,3 +166,32 @@ def test_keys_on_an_unreachable_nats_is_one_line_and_status_1(
 ) -> None:
     assert main(["keys", "--nats-url", "nats://127.0.0.1:1", "list"]) == 1
     assert "cannot reach NATS" in capsys.readouterr().err
+
+
+def lobby_create(stack: Stack, key: str = "") -> tuple[int, dict[str, object]]:
+    """POST /api/matches as the lobby does, with its host key header when it has one."""
+    headers = {"Content-Type": "application/json", "X-Frontier-Client": "tests"}
+    if key:
+        headers["X-Frontier-Host-Key"] = key
+    body = json.dumps({"lineup": TWO_SEATS}).encode()
+    request = urllib.request.Request(
+        f"{stack.config.web_url}api/matches", body, headers, method="POST"
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            return reply.status, json.loads(reply.read())
+    except urllib.error.HTTPError as refused:
+        return refused.code, json.loads(refused.read())
+
+
+def test_the_lobby_creates_with_the_key_the_browser_sends_and_no_log_holds_it(
+    keys_stack: Stack, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, body = lobby_create(keys_stack)
+    assert (status, body["error"]) == (401, "host_key_required")
+    key = new_key(keys_stack, capsys)
+    status, body = lobby_create(keys_stack, key)
+    assert status == 201 and body["match_id"]
+    secret = key.split("_", 2)[2]
+    logged = "".join(p.read_text(errors="replace") for p in Path(keys_stack.logs).iterdir())
+    assert secret not in logged
