@@ -47,6 +47,7 @@ async def _scenario(cfg: StackConfig) -> None:
     settings = OrchestratorSettings.model_validate(
         {
             "port": cfg.ports["orchestrator"],
+            "access": "local",  # anyone may host, as on a local stack
             **{f"{d.value}_url": cfg.address(d.value) for d in Domain},
             **common,
         }

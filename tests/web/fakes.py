@@ -30,11 +30,13 @@ class FakeMatch:
         self.setup: list[Any] = []  # the last CreateMatch's seat_setup
         self.claimed: set[str] = set()
         self.streams: list[FakeEvents] = []  # every WatchEvents call, in order
+        self.host_keys: list[str] = []  # the host key of each host call ("" without one)
 
     def _record(self, name: str, request: Any) -> None:
         self.calls.append((name, request))
 
-    async def CreateMatch(self, request: Any, timeout: float) -> Any:
+    async def CreateMatch(self, request: Any, timeout: float, metadata: Any = ()) -> Any:
+        self.host_keys.append(dict(metadata).get("x-frontier-host-key", ""))
         self._record("CreateMatch", request)
         self.setup = list(request.seat_setup)
         invites = [
@@ -77,7 +79,8 @@ class FakeMatch:
         token = f"{SECRET}-{types_pb2.Seat.Name(seat)}"
         return match_pb2.ClaimSeatResponse(seat=match_pb2.SeatToken(seat=seat, token=token))
 
-    async def AssignSeatBot(self, request: Any, timeout: float) -> Any:
+    async def AssignSeatBot(self, request: Any, timeout: float, metadata: Any = ()) -> Any:
+        self.host_keys.append(dict(metadata).get("x-frontier-host-key", ""))
         self._record("AssignSeatBot", request)
         if request.host_token != HOST:
             code, message = grpc.StatusCode.PERMISSION_DENIED, "this is not the host token"
@@ -89,7 +92,8 @@ class FakeMatch:
                 )
         return match_pb2.AssignSeatBotResponse(seats=self._statuses())
 
-    async def AbandonMatch(self, request: Any, timeout: float) -> Any:
+    async def AbandonMatch(self, request: Any, timeout: float, metadata: Any = ()) -> Any:
+        self.host_keys.append(dict(metadata).get("x-frontier-host-key", ""))
         self._record("AbandonMatch", request)
         return match_pb2.AbandonMatchResponse(version=12)
 

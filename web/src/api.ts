@@ -7,6 +7,20 @@
 export const TOKEN_HEADER = 'X-Frontier-Seat-Token';
 export const HOST_HEADER = 'X-Frontier-Host-Token';
 export const CLIENT_HEADER = 'X-Frontier-Client';
+// A host key pasted in the lobby (kept in localStorage): sent on the host calls (create,
+// bot seats, abandon), which a public server refuses without one.  A local server, or a
+// gateway with a key of its own, needs none.
+export const HOST_KEY_HEADER = 'X-Frontier-Host-Key';
+const HOST_KEY_ITEM = 'frontier.hostKey';
+
+export function hostKey(): string {
+  return localStorage.getItem(HOST_KEY_ITEM) ?? '';
+}
+
+export function rememberHostKey(key: string): void {
+  if (key.trim()) localStorage.setItem(HOST_KEY_ITEM, key.trim());
+  else localStorage.removeItem(HOST_KEY_ITEM);
+}
 
 export class ApiError extends Error {
   constructor(public status: number, public error: string, detail: string) {
@@ -35,10 +49,11 @@ export function rememberHosted(matchId: string, hosted: Hosted): void {
   sessionStorage.setItem(`frontier.host.${matchId}`, JSON.stringify(hosted));
 }
 
-export async function api<T = any>(path: string, opts: { method?: string; body?: unknown; token?: string; host?: string } = {}): Promise<T> {
+export async function api<T = any>(path: string, opts: { method?: string; body?: unknown; token?: string; host?: string; hostCall?: boolean } = {}): Promise<T> {
   const headers: Record<string, string> = { [CLIENT_HEADER]: 'web', 'Content-Type': 'application/json' };
   if (opts.token) headers[TOKEN_HEADER] = opts.token;
   if (opts.host) headers[HOST_HEADER] = opts.host;
+  if ((opts.host || opts.hostCall) && hostKey()) headers[HOST_KEY_HEADER] = hostKey();
   const reply = await fetch(path, {
     method: opts.method ?? 'GET',
     headers,

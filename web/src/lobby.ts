@@ -2,7 +2,7 @@
 // orchestrator), and a form to create one (lineup, rounds, clock, which seats the server's
 // bots play).  Every other seat is open: it gets an invite link to hand to its player.
 
-import { api, hostedMatch, rememberHosted } from './api';
+import { api, hostedMatch, hostKey, rememberHostKey, rememberHosted } from './api';
 import { html } from './svg';
 
 const SEATS = ['A1', 'B1', 'A2', 'B2', 'A3', 'B3'];
@@ -29,6 +29,10 @@ export async function lobby(root: HTMLElement): Promise<void> {
     if (s !== 'A1') box.setAttribute('checked', '');
     seats.append(html('label', {}, box, ` ${s} `));
   }
+  const key = html('input', { name: 'host_key', id: 'host-key', type: 'password', size: '40', autocomplete: 'off', placeholder: 'only if this server asks for one' }) as HTMLInputElement;
+  key.value = hostKey();
+  key.addEventListener('change', () => rememberHostKey(key.value));
+  form.append(html('label', {}, 'Host key ', key));
   form.append(seats, html('button', { type: 'submit', id: 'create-button' }, 'Create match'));
   const created = html('div', { id: 'created' });
   const list = html('div', { id: 'matches' });
@@ -37,8 +41,10 @@ export async function lobby(root: HTMLElement): Promise<void> {
     const get = (id: string) => (form.querySelector(`#${id}`) as HTMLInputElement).value;
     const bots = [...form.querySelectorAll<HTMLInputElement>('input[name=bot]:checked')].map((b) => b.value);
     try {
+      rememberHostKey(key.value);
       const reply = await api('/api/matches', {
         method: 'POST',
+        hostCall: true,
         body: { lineup: get('lineup'), max_rounds: Number(get('max_rounds')), decision_budget_ms: 1000 * Number(get('budget')), reserve_ms: 1000 * Number(get('reserve')), bots },
       });
       const invites: Record<string, string> = {};

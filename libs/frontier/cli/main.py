@@ -10,6 +10,7 @@
     frontier bot --url HOST:PORT --match ID --seat A1 [--token-file F] [--kind random|greedy]
     frontier tournament [--matches N] [--lineup L ...] [--bots greedy,random] [--json]
     frontier check-bot --cmd "node mybot.js" [--matches N] [--opponents greedy] [--json]
+    frontier keys create --name NAME [--matches-hosted N ...] | list | revoke KEY_ID
 
 Commands, flags and JSON keys are a public interface (scripts and CI parse them).  Each
 command group is a module of this package that adds its subcommands here; this module only
@@ -26,6 +27,7 @@ from collections.abc import Sequence
 from frontier.cli.bench import add_bench_commands
 from frontier.cli.bot import add_bot_command
 from frontier.cli.check_bot import add_check_bot_command
+from frontier.cli.keys import add_keys_commands
 from frontier.cli.play import add_play_commands
 from frontier.cli.stack import add_stack_commands
 from frontier.cli.tournament import add_tournament_command
@@ -44,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_bot_command(commands)
     add_tournament_command(commands)
     add_check_bot_command(commands)
+    add_keys_commands(commands)
     return parser
 
 

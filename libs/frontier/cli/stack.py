@@ -81,6 +81,13 @@ def _common(parser: argparse.ArgumentParser) -> None:
         help="JetStream sync_interval: 'always' fsyncs every batch (default), or e.g. '2m'",
     )
     parser.add_argument("--log-level", default="WARNING", help="services' log level")
+    parser.add_argument(
+        "--access",
+        choices=("local", "keys"),
+        default="local",
+        help="FRONTIER_ACCESS of the orchestrator: 'local' (default) lets anyone host; "
+        "'keys' needs host keys (frontier keys create, FRONTIER_HOST_KEY)",
+    )
 
 
 def _up(args: argparse.Namespace) -> int:
@@ -92,6 +99,7 @@ def _up(args: argparse.Namespace) -> int:
         sync=args.sync,
         log_level=args.log_level,
         web_port=args.web_port,
+        access=args.access,
     )
     with Stack(config) as stack:
         print(f"NATS          {config.nats_url}  (JetStream store {config.workdir}/jetstream)")
@@ -108,7 +116,11 @@ def _up(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="frontier-stack-"))
     config = StackConfig.ephemeral(
-        workdir, sync=args.sync, log_level=args.log_level, web_port=free_port()
+        workdir,
+        sync=args.sync,
+        log_level=args.log_level,
+        web_port=free_port(),
+        access=args.access,
     )
     lineup = args.lineup or default_lineup()
     print(f"starting the stack (logs in {workdir}/logs) ...", flush=True)

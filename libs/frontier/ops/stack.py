@@ -125,6 +125,9 @@ class StackConfig:
     monitor_port: int = 0  # nats-server's HTTP monitoring endpoint (/varz...); 0: none
     orchestrators: int = 1  # more share the matches through leases (orchestrator/leases.py)
     log_level: str = "WARNING"
+    # FRONTIER_ACCESS of the orchestrators: a local stack is one person's, so anyone may host
+    # ("keys" to require host keys; extra_env may also set it)
+    access: str = "local"
     extra_env: dict[str, str] = field(default_factory=dict)
     # nats-server's Go runtime settings (GOGC, GOMEMLIMIT): see NATS_GO_ENV
     nats_env: dict[str, str] = field(default_factory=lambda: dict(NATS_GO_ENV))
@@ -251,6 +254,7 @@ class Stack:
             env["FRONTIER_METRICS_PORT"] = str(cfg.metrics_ports[name])
         if name.startswith("orchestrator"):
             env["FRONTIER_ADVERTISE_ADDRESS"] = cfg.address(name)
+            env["FRONTIER_ACCESS"] = cfg.access
             for domain in DOMAINS:
                 env[f"FRONTIER_{domain.upper()}_URL"] = cfg.address(domain)
         env.update(cfg.extra_env)

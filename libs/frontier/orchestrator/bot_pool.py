@@ -20,6 +20,7 @@ import asyncio
 import logging
 import multiprocessing
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -72,10 +73,17 @@ class BotPool:
         self._replaceable = executor is None
 
     async def choose(
-        self, name: str, seed: int, state: State, seat: Seat, legal: list[Command]
+        self,
+        name: str,
+        seed: int,
+        state: State,
+        seat: Seat,
+        legal: list[Command],
+        charge: Callable[[float], None] | None = None,
     ) -> Command:
-        """The bot ``name``'s choice; a broken pool is replaced and BrokenProcessPool raised
-        for the caller to retry."""
+        """The bot ``name``'s choice; ``charge`` is told its CPU seconds (the match's host
+        key pays them).  A broken pool is replaced and BrokenProcessPool raised for the
+        caller to retry."""
         loop = asyncio.get_running_loop()
         executor = self._executor
         try:
@@ -87,6 +95,8 @@ class BotPool:
                 self._executor = process_pool(self.processes)
             raise
         BOT_CPU_SECONDS.labels(bot=name).inc(thought.cpu_s)
+        if charge is not None:
+            charge(thought.cpu_s)
         return thought.command
 
     def close(self) -> None:

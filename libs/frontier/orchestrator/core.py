@@ -39,6 +39,7 @@ from .bot_pool import BotPool
 from .clients import DomainClients
 from .commit import CommitPath
 from .decisions import Decisions, open_decision
+from .host_keys import HostAccess
 from .hosted_match import HostedMatch, SubmitResult
 from .leases import Leases
 from .match_host import MatchHost
@@ -66,19 +67,22 @@ class Orchestrator:
         bots: BotPool | None = None,
         write_path: WritePath | None = None,
         watch_limits: WatchLimits | None = None,
+        access: HostAccess | None = None,
     ) -> None:
         self.bus = bus
         # whether JetStream takes our writes: commands and creations fail fast while not
         self.write_path = write_path or WritePath()
         self.idle_timeout_s = idle_timeout_s  # 0: matches are never abandoned
+        # who may host and within which quotas (None: everyone, nothing counted)
+        self.access = access
         self.host = MatchHost(
-            bus, self._hosted, leases, finished_ttl_s, max_matches, self.write_path
+            bus, self._hosted, leases, finished_ttl_s, max_matches, self.write_path, access
         )
         self.commits = CommitPath(
             bus, clients, snapshot_every, self.host.drop, settle_wait_s, self.write_path
         )
         self.decisions = Decisions(
-            self.commits, self.host.is_hosted, lambda: self.host.draining, bots
+            self.commits, self.host.is_hosted, lambda: self.host.draining, bots, access
         )
         self.seating = Seating(bus, self.host, self.commits, self.decisions)
         self.replays = ReplayCache()  # ended matches' replays, computed once

@@ -16,13 +16,15 @@ answering every other call and match meanwhile.  The bot reads the match's state
 that moment, which nothing changes afterwards (a commit replaces the match's state with a new
 object, never edits it), and its choice is committed only if, under the lock again, the match
 still waits on the same seat at the same version and the built-in bot still answers it;
-otherwise it is discarded and the referee looks again.
+otherwise it is discarded and the referee looks again.  Its CPU seconds count against the
+match's host key (:mod:`.host_keys`); past that quota the cheapest bot answers instead.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -34,11 +36,13 @@ from frontier.bots.standing import choose
 from frontier.engine import Seat, to_act
 from frontier.runtime.errors import CURRENT_VERSION, FIELD, ServiceError, about, shown
 from frontier.runtime.failure_log import FailureLog
+from frontier.runtime.metrics import BOT_CPU_FALLBACKS
 
 from . import referee
 from .bot_pool import BotPool
 from .checks import check_not_taken_over, resolve
 from .commit import CommitPath
+from .host_keys import HostAccess
 from .hosted_match import HostedMatch
 from .referee import AnsweredBy
 
@@ -48,6 +52,7 @@ log = logging.getLogger("frontier.orchestrator")
 # service down, NATS unreachable): it doubles up to the maximum, and resets on success.
 RETRY_FIRST_S = 0.1
 RETRY_MAX_S = 2.0
+CHEAPEST_BOT = "random"  # plays a host key's bot seats once their CPU of the hour is spent
 
 _KIND = {
     referee.TIMEOUT: "timeout",
@@ -88,8 +93,10 @@ class Decisions:
         is_hosted: Callable[[HostedMatch], bool],
         draining: Callable[[], bool],
         bots: BotPool | None = None,
+        access: HostAccess | None = None,
     ) -> None:
         self.commits = commits
+        self.access = access  # whose bot CPU quota a match's built-in bots spend
         self.is_hosted = is_hosted  # still ours (not dropped or unloaded meanwhile)
         self.draining = draining
         self.bots = bots if bots is not None else BotPool()
@@ -217,15 +224,23 @@ class Decisions:
                 return
             state = hosted.state
             legal = list(hosted.legal(seat).commands)
-            name = bot_name(hosted, seat)
+            name = wanted = bot_name(hosted, seat)
+        charge: Callable[[float], None] | None = None
+        if self.access is not None:
+            host = self.access.host_of(hosted.host_id)
+            if self.access.cpu_spent(host) and name != CHEAPEST_BOT:
+                # the host key spent its bot CPU of the hour: the cheapest bot plays on
+                BOT_CPU_FALLBACKS.inc()
+                name = CHEAPEST_BOT
+            charge = functools.partial(self.access.charge_cpu, host)
         cmd = await self.bots.choose(
-            name, bot_seed(hosted.match_id, version, seat), state, seat, legal
+            name, bot_seed(hosted.match_id, version, seat), state, seat, legal, charge
         )
         async with hosted.lock:
             if (
                 hosted.state is not state
                 or not _still_open(hosted, version, seat, by)
-                or bot_name(hosted, seat) != name
+                or bot_name(hosted, seat) != wanted
             ):
                 self.discarded += 1
                 log.debug("match %s: the bot's choice for %s came too late", hosted.match_id, seat)

@@ -125,6 +125,7 @@ class HostedMatch:
     last_command: float = field(default_factory=time.monotonic)  # for the idle timeout
     seats: SeatArrangement = field(default_factory=SeatArrangement)  # open and bot seats
     seed_fixed: bool = True
+    host_id: str = ""  # the host key (or anonymous address) that created it; "" in local mode
     # think times and refused answers per seat since this orchestrator loaded the match
     plays: dict[Seat, SeatPlay] = field(default_factory=dict)
 
@@ -374,4 +375,5 @@ def hosted_from(match_id: str, loaded: LoadedMatch) -> HostedMatch:
         abandoned=loaded.abandoned,
         seats=loaded.seats,
         seed_fixed=loaded.seed_fixed,
+        host_id=loaded.host_id,
     )

@@ -14,12 +14,14 @@ from frontier.runtime.metrics import watch_matches
 from frontier.runtime.server import configure_logging, run_service, serve
 from frontier.runtime.settings import OrchestratorSettings
 from frontier.runtime.telemetry import setup_tracing
+from frontier.store.host_keys import HostKeyStore
 from frontier.v1 import bot_pb2, bot_pb2_grpc, match_pb2, match_pb2_grpc
 
 from .bot_pool import BotPool
 from .bot_service import BotServicer
 from .clients import DomainClients
 from .core import Orchestrator
+from .host_keys import HostAccess, Limits
 from .leases import Leases
 from .peers import Peers
 from .servicer import MatchServicer
@@ -44,6 +46,8 @@ async def run(
         startup_wait_s=settings.nats_startup_wait_s,
         max_age_s=settings.stream_max_age_s,
     )
+    # local: no checks and nothing counted, so no cost on any call
+    access = await host_access(settings, bus) if settings.access == "keys" else None
     clients = DomainClients(settings)
     address = (
         settings.advertise_address or f"{settings.host}:{settings.listen_port('orchestrator')}"
@@ -68,6 +72,7 @@ async def run(
             max_lag=settings.watch_max_lag,
             trusted=trusted_networks(settings.watch_trusted_addresses),
         ),
+        access=access,
     )
     unwatch = watch_matches(core.matches, core.host.loading)  # gauges (metrics.py)
     peers = Peers(settings.call_timeout_s, settings)
@@ -105,6 +110,28 @@ async def run(
         public=True,
         on_serving=write_path.attach,
     )
+
+
+async def host_access(settings: OrchestratorSettings, bus: Bus) -> HostAccess:
+    """Who may host, from the settings (the key bucket is made here in ``keys`` mode)."""
+    defaults = Limits(
+        settings.quota_matches_hosted,
+        settings.quota_creates_per_minute,
+        settings.quota_bot_seats,
+        settings.quota_bot_cpu_s_per_hour,
+    )
+    anonymous = (
+        Limits(
+            settings.anonymous_matches,
+            settings.anonymous_creates_per_minute,
+            settings.anonymous_bot_seats,
+            settings.anonymous_bot_cpu_s_per_hour,
+        )
+        if settings.anonymous_matches
+        else None
+    )
+    store = HostKeyStore(await bus.host_keys_bucket()) if settings.access == "keys" else None
+    return HostAccess(settings.access, store, defaults, anonymous, settings.host_key_cache_s)
 
 
 def main() -> None:

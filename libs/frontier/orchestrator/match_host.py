@@ -30,6 +30,7 @@ from frontier.runtime.failure_log import FailureLog
 from frontier.store.matches import load_match, token_hash
 from frontier.store.seats import SEAT_BOT, SEAT_HELD, SEAT_OPEN, SeatArrangement
 
+from .host_keys import LOCAL, Host, HostAccess
 from .hosted_match import HostedMatch, NotOwner, hosted_from, policies, valid_id
 from .leases import Leases
 from .match_summary import MatchSummary, taken_over
@@ -71,8 +72,10 @@ class MatchHost:
         finished_ttl_s: float = 300.0,
         max_matches: int = 1000,
         write_path: WritePath | None = None,
+        access: HostAccess | None = None,
     ) -> None:
         self.bus = bus
+        self.access = access  # host quotas (None: nothing counted, as in local mode)
         self.on_hosted = on_hosted  # a match came in (its referee starts if it needs one)
         self.finished_ttl_s = finished_ttl_s
         self.max_matches = max_matches  # unfinished matches hosted at most
@@ -84,6 +87,7 @@ class MatchHost:
         self._waking: set[asyncio.Task[None]] = set()  # watchers of dropped matches
         self._failures = FailureLog(log)  # the renewal loop's: one line per outage
         self._creating = 0  # CreateMatch calls past the cap check, not in self.matches yet
+        self._creating_by: dict[str, int] = {}  # the same, per host id
         self.draining = False
         # whether JetStream takes our writes (the orchestrator's, shared with its commit path)
         self.write_path = write_path or WritePath()
@@ -96,9 +100,11 @@ class MatchHost:
         max_rounds: int,
         clock: ClockConfig | None = None,
         setup: Mapping[Seat, tuple[str, str]] | None = None,
+        host: Host = LOCAL,
     ) -> CreatedMatch:
-        """A new match; ``setup`` says, per seat, ``(mode, bot)`` with mode ``held``
-        (also every seat not in it), ``open`` or ``bot`` (see :mod:`frontier.store.seats`)."""
+        """A new match of ``host``, within its quotas; ``setup`` says, per seat,
+        ``(mode, bot)`` with mode ``held`` (also every seat not in it), ``open`` or ``bot``
+        (see :mod:`frontier.store.seats`)."""
         self.write_path.check()  # fail fast while JetStream takes no writes
         clock = clock or ClockConfig()
         setup = setup or {}
@@ -115,11 +121,19 @@ class MatchHost:
             raise ServiceError(
                 grpc.StatusCode.INVALID_ARGUMENT, str(exc), "MALFORMED", about("config")
             ) from None
+        if self.access is not None and host.limits is not None:  # no await till reserved
+            hosted_now, bots_now = self.hosted_by(host.host_id)
+            adding = sum(1 for mode, _ in setup.values() if mode == SEAT_BOT)
+            self.access.check_create(host, hosted_now, bots_now, adding)
         self._reserve_slot()  # before the first await: see _reserve_slot
+        self._creating_by[host.host_id] = self._creating_by.get(host.host_id, 0) + 1
         try:
-            hosted, created = await self._create(config, bool(seed), clock, setup)
+            hosted, created = await self._create(config, bool(seed), clock, setup, host.host_id)
         finally:
             self._creating -= 1
+            self._creating_by[host.host_id] -= 1
+            if not self._creating_by[host.host_id]:
+                del self._creating_by[host.host_id]
         # no await since the slot was given back: the match now counts in self.matches
         self.matches[hosted.match_id] = hosted
         self.on_hosted(hosted)
@@ -127,6 +141,12 @@ class MatchHost:
             {"event": "created", "match_id": hosted.match_id, "lineup": config.lineup}
         )
         return created
+
+    def hosted_by(self, host_id: str) -> tuple[int, int]:
+        """The unfinished matches of ``host_id`` on this orchestrator (with those being
+        created) and their bot seats."""
+        mine = [h for h in self.matches.values() if h.host_id == host_id and not h.ended]
+        return len(mine) + self._creating_by.get(host_id, 0), sum(len(h.seats.bots) for h in mine)
 
     def _reserve_slot(self) -> None:
         """Count one more match being created, or refuse it at the cap.
@@ -155,6 +175,7 @@ class MatchHost:
         seed_fixed: bool,
         clock: ClockConfig,
         setup: Mapping[Seat, tuple[str, str]],
+        host_id: str = "",
     ) -> tuple[HostedMatch, CreatedMatch]:
         """The match's record and lease in NATS, and its state (its slot is reserved)."""
         state = initial_state(config)
@@ -182,6 +203,7 @@ class MatchHost:
             "tokens": seat_by_hash,
             "clock": clock.as_record(),
             "seed_fixed": seed_fixed,  # GetMatchInfo: the creator may know the deal
+            "host_key": host_id,  # whose quotas it counts in, also after a restart
             **seats.as_record(),
         }
         await self.bus.put_match(match_id, record)
@@ -197,6 +219,7 @@ class MatchHost:
             clock=clock,
             seats=seats,
             seed_fixed=seed_fixed,
+            host_id=host_id,
         )
         return hosted, CreatedMatch(match_id, tokens, invites, host_token)
 

@@ -13,8 +13,15 @@ from typing import Any
 
 import grpc
 
-from frontier.runtime.errors import REASONS, GrpcContext, ServiceError, error_info_in, hide
-from frontier.runtime.settings import TlsSettings
+from frontier.runtime.errors import (
+    REASONS,
+    GrpcContext,
+    ServiceError,
+    error_info_in,
+    hide,
+    retry_delay_in,
+)
+from frontier.runtime.settings import HOST_KEY_METADATA, TlsSettings
 from frontier.runtime.telemetry import grpc_client_interceptors
 from frontier.runtime.tls import aio_channel
 from frontier.v1 import bot_pb2_grpc, match_pb2_grpc
@@ -44,8 +51,13 @@ class Peers:
     async def unary(self, address: str, method: str, request: Any, context: GrpcContext) -> Any:
         refuse_second_hop(context)
         call = getattr(self.match_stub(address), method)
+        # the host key as it came: the owner checks it again
+        metadata: list[tuple[str, str | bytes]] = [(FORWARDED, "1")]
+        metadata += [
+            (k, v) for k, v in context.invocation_metadata() or () if k == HOST_KEY_METADATA
+        ]
         try:
-            return await call(request, timeout=self.timeout_s, metadata=((FORWARDED, "1"),))
+            return await call(request, timeout=self.timeout_s, metadata=tuple(metadata))
         except grpc.aio.AioRpcError as exc:
             raise peer_failure(exc) from None
 
@@ -71,7 +83,8 @@ def peer_failure(exc: grpc.aio.AioRpcError) -> ServiceError:
     code = exc.code()
     reason, metadata = error_info_in(exc.trailing_metadata())
     if reason in REASONS:
-        return ServiceError(code, exc.details() or code.name, reason, metadata)
+        retry_after_s = retry_delay_in(exc.trailing_metadata())
+        return ServiceError(code, exc.details() or code.name, reason, metadata, retry_after_s)
     hide(exc, "forwarding to the match's owner")
     if code in _GONE:
         return ServiceError(grpc.StatusCode.UNAVAILABLE, PEER_RETRY, "SERVER_UNAVAILABLE")

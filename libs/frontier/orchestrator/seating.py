@@ -28,6 +28,7 @@ from frontier.store.matches import token_hash
 
 from .commit import CommitPath
 from .decisions import Decisions
+from .host_keys import LOCAL, Host
 from .hosted_match import HostedMatch
 from .match_host import MatchHost
 from .referee import DEFAULT_TAKEOVER_BOT
@@ -161,12 +162,19 @@ class Seating:
             raise _already_claimed(Seat(seat))
         return Seat(seat)
 
-    async def assign_bot(self, match_id: str, host_token: str, seat: Seat, bot: str) -> None:
-        """The host gives the open ``seat`` to the built-in ``bot``."""
+    async def assign_bot(
+        self, match_id: str, host_token: str, seat: Seat, bot: str, caller: Host = LOCAL
+    ) -> None:
+        """The host gives the open ``seat`` to the built-in ``bot``, within the bot seat
+        quota of the match's host key (the caller's, for a match created without one)."""
         hosted = await self.host.get(match_id)
         self.check_host(hosted, host_token)
         name = bot_name(bot)
+        access = self.host.access
         async with hosted.lock:
+            payer = access.host_of(hosted.host_id) if access and hosted.host_id else caller
+            if access is not None and payer.limits is not None and not hosted.ended:
+                access.check_bots(payer, self.host.hosted_by(payer.host_id)[1], 1)
             if hosted.ended:
                 raise ServiceError(
                     grpc.StatusCode.FAILED_PRECONDITION, "the match is over", "MATCH_OVER"

@@ -25,6 +25,7 @@ from frontier.wire.convert import (
 from frontier.wire.view import view_to_proto
 
 from .core import Orchestrator
+from .host_keys import Host, caller
 from .hosted_match import HostedMatch, NotOwner, SubmitResult, valid_id
 from .legal_cache import field_tag
 from .match_info import game_data_response, match_info_response
@@ -195,10 +196,14 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         self.core = core
         self.peers = peers
 
+    async def _host(self, context: GrpcContext) -> Host:
+        return await caller(self.core.access, context)
+
     @grpc_errors
     async def CreateMatch(
         self, request: match_pb2.CreateMatchRequest, context: GrpcContext
     ) -> match_pb2.CreateMatchResponse:
+        host = await self._host(context)
         cfg = request.config
         if cfg.seed < 0:
             raise ServiceError(
@@ -222,6 +227,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             cfg.max_rounds,
             clock,
             seat_setup_from_proto(request.seat_setup),
+            host,
         )
         return match_pb2.CreateMatchResponse(
             match_id=created.match_id,
@@ -253,9 +259,12 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     async def AssignSeatBot(
         self, request: match_pb2.AssignSeatBotRequest, context: GrpcContext
     ) -> match_pb2.AssignSeatBotResponse:
+        host = await self._host(context)
         _require_match_id(request.match_id)
         seat = _seat_from_proto(request.seat)
-        await self.core.seating.assign_bot(request.match_id, request.host_token, seat, request.bot)
+        await self.core.seating.assign_bot(
+            request.match_id, request.host_token, seat, request.bot, host
+        )
         hosted = await self.core.get(request.match_id)
         return match_pb2.AssignSeatBotResponse(
             seats=seat_statuses(hosted.state.order, hosted.seats, hosted.taken_over())
@@ -266,6 +275,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     async def AbandonMatch(
         self, request: match_pb2.AbandonMatchRequest, context: GrpcContext
     ) -> match_pb2.AbandonMatchResponse:
+        await self._host(context)  # any live host key (the host token names the match)
         _require_match_id(request.match_id)
         version = await self.core.seating.abandon(request.match_id, request.host_token)
         return match_pb2.AbandonMatchResponse(version=version)

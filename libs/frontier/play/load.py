@@ -32,6 +32,7 @@ import grpc
 
 from frontier.engine import Seat
 from frontier.engine.rng import below, seed_state
+from frontier.runtime.settings import host_key_metadata
 from frontier.runtime.tls import aio_channel
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 from frontier.wire.convert import enum_from_proto
@@ -115,9 +116,9 @@ async def play_match(
         # matches paced like real play also start at different moments, not all at once
         start, think_rng = below(think_rng, 1001)
         await asyncio.sleep(2 * think_s * start / 1000)
+    config = match_pb2.MatchConfig(seed=seed, lineup=lineup)
     created = await stub.CreateMatch(
-        match_pb2.CreateMatchRequest(config=match_pb2.MatchConfig(seed=seed, lineup=lineup)),
-        timeout=timeout,
+        match_pb2.CreateMatchRequest(config=config), timeout=timeout, metadata=host_key_metadata()
     )
     run.match_id = match_id = created.match_id
     for s in created.seats:
@@ -226,6 +227,7 @@ async def create_idle(targets: list[str], count: int, lineup: str) -> list[str]:
                         config=match_pb2.MatchConfig(seed=i + 1, lineup=lineup)
                     ),
                     timeout=30,
+                    metadata=host_key_metadata(),
                 )
                 for i in range(count)
             )

@@ -23,6 +23,7 @@ from frontier.engine.model import EventKind
 from frontier.engine.pieces import BUILDINGS, WARRIOR
 from frontier.engine.view import event_for
 from frontier.play.replay import REPLAY_FORMAT, Replay
+from frontier.runtime.settings import host_key_metadata
 from frontier.runtime.tls import sync_channel
 from frontier.v1 import match_pb2, match_pb2_grpc
 from frontier.wire.convert import command_from_proto, enum_from_proto, event_from_proto
@@ -76,6 +77,7 @@ def play_remote(
         created = stub.CreateMatch(
             match_pb2.CreateMatchRequest(config=match_pb2.MatchConfig(seed=seed, lineup=lineup)),
             timeout=timeout,
+            metadata=host_key_metadata(),
         )
         match_id = created.match_id
         if on_created is not None:

@@ -6,6 +6,7 @@
 * KV ``frontier-snapshots``: match id -> latest snapshot (state + stream position).
 * KV ``frontier-standing``: ``<match id>.<seat>`` -> that seat's standing answers (JSON).
 * KV ``frontier-leases``: which orchestrator hosts which match (orchestrator/leases.py).
+* KV ``frontier-host-keys``: key id -> host key record, its secret hashed (store/host_keys.py).
 * ``frontier.lobby``: match created / ended notices (plain subscribers).
 
 On a JetStream cluster the stream and the buckets are created with ``replicas`` copies
@@ -88,6 +89,7 @@ LOBBY = "frontier.lobby"
 MATCHES_BUCKET = "frontier-matches"
 SNAPSHOTS_BUCKET = "frontier-snapshots"
 LEASES_BUCKET = "frontier-leases"
+HOST_KEYS_BUCKET = "frontier-host-keys"
 STANDING_BUCKET = "frontier-standing"
 PROBE_SUBJECT = "frontier.probe"  # + ".<orchestrator>": the write path's probes
 DUPLICATE_WINDOW_S = 120.0  # how long a retried publish is recognised (JetStream's default)
@@ -357,6 +359,11 @@ class Bus(EventStream):
     async def leases_bucket(self) -> KeyValue:
         """The KV bucket of match leases (many orchestrators; see orchestrator/leases.py)."""
         return await self._bucket(LEASES_BUCKET)
+
+    async def host_keys_bucket(self) -> KeyValue:
+        """The KV bucket of host keys (store/host_keys.py): kept for ever, whatever the
+        matches' retention, since a key outlives every match it hosts."""
+        return await self._bucket(HOST_KEYS_BUCKET)
 
     async def probe_write(self, who: str) -> None:
         """Store one tiny message in the probe stream (``<stream>_PROBE``, created here if

@@ -17,8 +17,8 @@ from typing import Any, NoReturn, TypeVar
 import grpc
 import nats.errors
 import nats.js.errors
-from google.protobuf import any_pb2
-from google.rpc.error_details_pb2 import ErrorInfo
+from google.protobuf import any_pb2, duration_pb2
+from google.rpc.error_details_pb2 import ErrorInfo, RetryInfo
 from google.rpc.status_pb2 import Status
 
 from frontier.engine.errors import GameOver, IllegalCommand, InvalidConfig, WrongSeat
@@ -123,12 +123,15 @@ class ServiceError(Exception):
         message: str,
         reason: str = "",
         metadata: Mapping[str, str] | None = None,
+        retry_after_s: float | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.reason = reason_for(code, reason)
         self.metadata = bounded(metadata)
+        # sent as a google.rpc.RetryInfo detail: when trying again may succeed (quotas)
+        self.retry_after_s = retry_after_s
 
 
 def about(field: str) -> dict[str, str]:
@@ -218,12 +221,21 @@ def details_metadata(
     message: str,
     reason: str,
     metadata: Mapping[str, str] | None = None,
+    retry_after_s: float | None = None,
 ) -> tuple[tuple[str, bytes]]:
     """The trailing metadata carrying ``reason`` (and its ErrorInfo ``metadata``) as a
-    google.rpc.ErrorInfo detail."""
+    google.rpc.ErrorInfo detail, and with ``retry_after_s`` a google.rpc.RetryInfo detail
+    (what gRPC clients read to know when trying again may succeed)."""
     detail = any_pb2.Any()
     detail.Pack(ErrorInfo(reason=reason, domain=DOMAIN, metadata=bounded(metadata)))
-    status = Status(code=code.value[0], message=message, details=[detail])
+    details = [detail]
+    if retry_after_s is not None:
+        delay = duration_pb2.Duration()
+        delay.FromMilliseconds(max(0, round(retry_after_s * 1000)))
+        retry = any_pb2.Any()
+        retry.Pack(RetryInfo(retry_delay=delay))
+        details.append(retry)
+    status = Status(code=code.value[0], message=message, details=details)
     return ((DETAILS_KEY, status.SerializeToString()),)
 
 
@@ -247,7 +259,19 @@ def reason_in(metadata: object) -> str:
 def trailer_of(exc: BaseException) -> tuple[tuple[str, bytes]]:
     """The failure's status as trailing metadata: code, message, reason and metadata."""
     code, message, reason = classify(exc)
-    return details_metadata(code, message, reason, metadata_of(exc))
+    retry_after_s = exc.retry_after_s if isinstance(exc, ServiceError) else None
+    return details_metadata(code, message, reason, metadata_of(exc), retry_after_s)
+
+
+def retry_delay_in(metadata: object) -> float | None:
+    """The RetryInfo delay (seconds) in a call's trailing metadata, None if it has none."""
+    for key, value in metadata or ():  # type: ignore[attr-defined]
+        if key == DETAILS_KEY and isinstance(value, bytes):
+            for detail in Status.FromString(value).details:
+                info = RetryInfo()
+                if detail.Unpack(info):
+                    return info.retry_delay.ToMilliseconds() / 1000
+    return None
 
 
 async def abort(context: grpc.aio.ServicerContext[Any, Any], exc: BaseException) -> NoReturn:

@@ -93,6 +93,18 @@ BOT_CPU_SECONDS = Counter(
     "CPU seconds the built-in bots spent choosing, in their worker processes, by bot",
     ["bot"],
 )
+# by quota only: a label per host key would grow with every key an operator issues
+QUOTA_REJECTIONS = Counter(
+    "frontier_quota_rejections_total",
+    "host calls refused QUOTA_EXCEEDED, by quota: matches_hosted, creates_per_minute, "
+    "bot_seats, bot_cpu",
+    ["quota"],
+)
+BOT_CPU_FALLBACKS = Counter(
+    "frontier_bot_cpu_fallbacks_total",
+    "bot decisions made by the cheapest bot because the match's host key spent its bot CPU "
+    "seconds of the hour",
+)
 REPLAY_EXPORTS = Counter(
     "frontier_replay_exports_total",
     "ExportReplay answers, by where the replay came from: computed (read from the stream and "

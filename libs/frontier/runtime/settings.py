@@ -7,6 +7,7 @@ readable message instead of failing later in the middle of a match.
 from __future__ import annotations
 
 import ipaddress
+import os
 from typing import Literal
 
 from pydantic import Field, FilePath, field_validator, model_validator
@@ -31,6 +32,17 @@ DEFAULT_PORTS: dict[str, int] = {
     "scoring": 50055,
     "turn_order": 50056,
 }
+
+
+# The gRPC request metadata carrying a host key (errors.proto; orchestrator/host_keys.py).
+HOST_KEY_METADATA = "x-frontier-host-key"
+
+
+def host_key_metadata(key: str | None = None) -> tuple[tuple[str, str], ...]:
+    """The metadata of a host call: ``key`` (default: FRONTIER_HOST_KEY), none without one.
+    The clients that create matches send it; a server in ``local`` access mode ignores it."""
+    key = (os.environ.get("FRONTIER_HOST_KEY", "") if key is None else key).strip()
+    return ((HOST_KEY_METADATA, key),) if key else ()
 
 
 class TlsSettings(BaseSettings):
@@ -212,6 +224,52 @@ class OrchestratorSettings(ServiceSettings):
         default="",
         description="comma-separated client addresses or networks (the web gateways, e.g. "
         "'10.0.0.7,172.16.0.0/12') exempt from FRONTIER_WATCHERS_PER_ADDRESS",
+    )
+
+    access: Literal["keys", "local"] = Field(
+        default="keys",
+        description="'keys': CreateMatch, AssignSeatBot and AbandonMatch need a host key "
+        "(x-frontier-host-key metadata; `frontier keys create`); 'local': everyone may host, "
+        "nothing is counted (one person's machine, never a published server)",
+    )
+    host_key_cache_s: float = Field(
+        default=2.0,
+        ge=0,
+        le=60,
+        description="how long a host key lookup is reused: a revoked key stops working "
+        "within this time",
+    )
+    quota_matches_hosted: int = Field(
+        default=20, ge=0, description="default per key: unfinished matches it hosts at most"
+    )
+    quota_creates_per_minute: int = Field(
+        default=10, ge=0, description="default per key: matches it creates in any minute"
+    )
+    quota_bot_seats: int = Field(
+        default=12,
+        ge=0,
+        description="default per key: built-in bot seats over its unfinished matches",
+    )
+    quota_bot_cpu_s_per_hour: float = Field(
+        default=600.0,
+        ge=0,
+        description="default per key: CPU seconds its matches' built-in bots think in an hour; "
+        "past it they play the cheapest bot until the hour frees",
+    )
+    anonymous_matches: int = Field(
+        default=0,
+        ge=0,
+        description="with FRONTIER_ACCESS=keys, unfinished matches a caller without a key "
+        "may host, per client address (0: no anonymous tier, a key is required)",
+    )
+    anonymous_creates_per_minute: int = Field(
+        default=2, ge=0, description="anonymous tier: matches one address creates per minute"
+    )
+    anonymous_bot_seats: int = Field(
+        default=0, ge=0, description="anonymous tier: bot seats per address"
+    )
+    anonymous_bot_cpu_s_per_hour: float = Field(
+        default=60.0, ge=0, description="anonymous tier: bot CPU seconds per address and hour"
     )
 
     @field_validator("watch_trusted_addresses")

@@ -43,6 +43,8 @@ class LoadedMatch:
     abandoned: bool = False  # the stream ends with an abandoned batch (the idle timeout)
     seats: SeatArrangement = field(default_factory=SeatArrangement)  # open / bot seats
     seed_fixed: bool = True  # unknown for old records: never claim a fairness not shown
+    # the host key id that created it (its quotas count it), "" without one
+    host_id: str = ""
 
 
 def note_record(
@@ -147,6 +149,7 @@ async def load_match(bus: Bus, match_id: str, use_snapshot: bool = True) -> Load
     )
     loaded.seats = SeatArrangement.from_record(record)
     loaded.seed_fixed = bool(record.get("seed_fixed", True))
+    loaded.host_id = str(record.get("host_key", ""))
     async for stored in bus.iter_batches(match_id, stream_seq):
         if stored.batch.abandoned:
             loaded.abandoned = True

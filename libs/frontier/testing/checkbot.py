@@ -22,6 +22,7 @@ import grpc
 
 from frontier.engine import Seat
 from frontier.engine.lineup import R2_DEFAULT_LINEUP, parse_lineup
+from frontier.runtime.settings import host_key_metadata
 from frontier.runtime.tls import sync_channel
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 from frontier.wire.convert import enum_from_proto, enum_to_proto
@@ -94,7 +95,11 @@ def play_match(
     lineup, seat = placement(where)
     with sync_channel(target.address) as channel:
         stub = match_pb2_grpc.MatchServiceStub(channel)
-        created = stub.CreateMatch(_create_request(lineup, seat, options, index), RPC_TIMEOUT_S)
+        created = stub.CreateMatch(
+            _create_request(lineup, seat, options, index),
+            RPC_TIMEOUT_S,
+            metadata=host_key_metadata(),
+        )
         match_id = created.match_id
         token = next(t.token for t in created.seats if enum_from_proto(Seat, t.seat) is seat)
         report = MatchReport(match_id, seat.value, where, lineup)
@@ -189,7 +194,7 @@ def _abandon(stub: match_pb2_grpc.MatchServiceStub, match_id: str, host_token: s
     """End the match, so that no built-in bot or clock keeps playing it after the check."""
     request = match_pb2.AbandonMatchRequest(match_id=match_id, host_token=host_token)
     try:
-        stub.AbandonMatch(request, RPC_TIMEOUT_S)
+        stub.AbandonMatch(request, RPC_TIMEOUT_S, metadata=host_key_metadata())
     except grpc.RpcError as exc:  # FAILED_PRECONDITION: already over, nothing left to stop
         if exc.code() != grpc.StatusCode.FAILED_PRECONDITION:
             raise

@@ -16,6 +16,9 @@ Secrecy rules this module keeps:
 * A call with a token forwards exactly that token to the orchestrator, which computes the
   reader's view; the gateway never holds or forwards another seat's view.  The event stream
   is the spectator's (public) one.
+* A host key (``X-Frontier-Host-Key``, pasted in the lobby) is forwarded as
+  ``x-frontier-host-key`` on CreateMatch, AssignSeatBot and AbandonMatch only, and is never
+  logged; without one the gateway's own (FRONTIER_WEB_HOST_KEY) goes, if it has one.
 * Every bad input gets a 4xx with a JSON body ``{"error": ..., "detail": ...}`` before any
   call that changes something is made (the checks are :mod:`frontier.web.inputs`); an
   orchestrator's refusal adds its ErrorInfo ``metadata`` (the field at fault...) when it
@@ -33,6 +36,7 @@ from google.protobuf.message import Message
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from frontier.runtime.settings import host_key_metadata
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 from frontier.web.feeds import Feeds, closer
 from frontier.web.inputs import (
@@ -47,6 +51,7 @@ from frontier.web.inputs import (
     body_of,
     filled_seats,
     grpc_error,
+    host_key_of,
     match_id_of,
     seat_of,
     to_json,
@@ -103,17 +108,21 @@ class Api:
         bot: str,
         timeout_s: float,
         watchers: Watchers,
+        host_key: str = "",
     ):
         self.stub = stub
+        self.host_key = host_key  # FRONTIER_WEB_HOST_KEY: a single-user gateway's own
         self.bot = bot  # the orchestrator's built-in bot for the lobby's bot seats
         self.timeout_s = timeout_s
         self.watchers = watchers  # the live event streams, shared by the app's requests
         self.feeds = Feeds(stub)  # one orchestrator stream per watched match, shared
         self.game_data: dict[str, Any] | None = None
 
-    async def call(self, method: Any, request: Message) -> Any:
+    async def call(self, method: Any, request: Message, host_key: str = "") -> Any:
+        """One orchestrator call; ``host_key`` goes along (a host call's) when set."""
+        extra = {"metadata": host_key_metadata(host_key)} if host_key else {}
         try:
-            return await method(request, timeout=self.timeout_s)
+            return await method(request, timeout=self.timeout_s, **extra)
         except grpc.aio.AioRpcError as exc:
             raise grpc_error(exc) from None
 
@@ -168,7 +177,7 @@ class Api:
         create = match_pb2.CreateMatchRequest(
             config=config, seat_setup=seat_setup(filled, body.bots, self.bot)
         )
-        reply = await self.call(self.stub.CreateMatch, create)
+        reply = await self.call(self.stub.CreateMatch, create, host_key_of(request, self.host_key))
         invites = [{"seat": seat_name(i.seat), "invite_code": i.invite_code} for i in reply.invites]
         out = {
             "match_id": reply.match_id,
@@ -206,7 +215,9 @@ class Api:
             seat=types_pb2.Seat.Value(f"SEAT_{seat}"),
             bot=body.bot or self.bot,
         )
-        reply = await self.call(self.stub.AssignSeatBot, assign)
+        reply = await self.call(
+            self.stub.AssignSeatBot, assign, host_key_of(request, self.host_key)
+        )
         return JSONResponse({"seats": seats_of(reply.seats)})
 
     async def abandon(self, request: Request) -> Response:
@@ -214,7 +225,9 @@ class Api:
         match_id = match_id_of(request)
         host = token_of(request, required=True, header=HOST_HEADER)
         abandon = match_pb2.AbandonMatchRequest(match_id=match_id, host_token=host)
-        reply = await self.call(self.stub.AbandonMatch, abandon)
+        reply = await self.call(
+            self.stub.AbandonMatch, abandon, host_key_of(request, self.host_key)
+        )
         return JSONResponse({"version": reply.version})
 
     async def match_info(self, request: Request) -> Response:

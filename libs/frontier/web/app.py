@@ -105,11 +105,13 @@ def create_app(
     *,
     bot_kind: str = "greedy",
     timeout_s: float = 5.0,
+    host_key: str = "",
     stubs: tuple[Any, Any] | None = None,
     protection: Protection | None = None,
 ) -> Starlette:
     """The app; ``bot_kind`` is the orchestrator's built-in bot that plays the lobby's bot
-    seats; ``stubs`` = (MatchService stub, Health stub) replaces the channel to
+    seats; ``host_key`` the key sent on host calls when the browser sends none; ``stubs`` =
+    (MatchService stub, Health stub) replaces the channel to
     ``orchestrator_url`` (the unit tests' doubles); ``protection`` the limits (default:
     those of a gateway on loopback)."""
     state: dict[str, Any] = {}  # "api" and "health", set when the app starts
@@ -120,12 +122,12 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if stubs is not None:
             match, state["health"] = stubs
-            state["api"] = Api(match, bot_kind, timeout_s, watchers)
+            state["api"] = Api(match, bot_kind, timeout_s, watchers, host_key)
             yield
             return
         channel = aio_channel(orchestrator_url)  # TLS when the environment says so
         stub = match_pb2_grpc.MatchServiceStub(channel)
-        state["api"] = Api(stub, bot_kind, timeout_s, watchers)
+        state["api"] = Api(stub, bot_kind, timeout_s, watchers, host_key)
         state["health"] = health_pb2_grpc.HealthStub(channel)
         try:
             yield

@@ -23,6 +23,9 @@ from frontier.runtime.errors import bounded, error_info_in, hide
 
 TOKEN_HEADER = "x-frontier-seat-token"
 HOST_HEADER = "x-frontier-host-token"
+# The host key the lobby pastes (kept in the browser), forwarded to the orchestrator as
+# x-frontier-host-key on the host calls; never logged, never echoed.
+HOST_KEY_HEADER = "x-frontier-host-key"
 # Sent by the web client on every call: a request with neither Origin nor Referer changes
 # something only with this header, which a page of another site cannot send without a CORS
 # preflight that the gateway never grants.
@@ -212,6 +215,15 @@ def token_of(request: Request, *, required: bool, header: str = TOKEN_HEADER) ->
     if len(token) > 512:
         raise HttpError(400, "bad_token", "a token is at most 512 characters")
     return token
+
+
+def host_key_of(request: Request, fallback: str) -> str:
+    """The host key of a host call: the browser's, else the gateway's own (FRONTIER_WEB_HOST_KEY,
+    for a single-user gateway), else "" (the orchestrator decides whether it needs one)."""
+    key = request.headers.get(HOST_KEY_HEADER, "").strip()
+    if len(key) > 256:
+        raise HttpError(400, "bad_host_key", "a host key is at most 256 characters")
+    return key or fallback
 
 
 def redacted_query(query: str) -> str:

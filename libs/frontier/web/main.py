@@ -39,6 +39,7 @@ def main() -> None:
         settings.orchestrator_url,
         bot_kind=settings.web_bot_kind,
         timeout_s=settings.call_timeout_s,
+        host_key=settings.web_host_key,
         protection=Protection.from_settings(settings),
     )
     server = uvicorn.Server(server_config(app, settings))

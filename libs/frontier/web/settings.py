@@ -40,6 +40,11 @@ class WebSettings(ServiceSettings):
         description="comma-separated origins (scheme://host[:port]) whose pages may call the "
         "state-changing API besides the gateway's own",
     )
+    web_host_key: str = Field(
+        default="",
+        description="a host key the gateway sends on host calls when the browser sends none: "
+        "a single-user gateway's lobby then needs no key (never set it on a public gateway)",
+    )
     web_sse_per_match: int = Field(
         default=500, ge=1, description="live event-stream watchers of one match at once"
     )
