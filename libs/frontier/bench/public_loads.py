@@ -101,7 +101,7 @@ async def _watched(run: Run, kind: str, address: str) -> tuple[Canary, Figures]:
     canary = await run.play_canary(created)
     played, elapsed = Sample.take(pids), time.monotonic() - samples["at"]
     scrape = run.metrics()
-    parent.send("stop")
+    parent.send(canary.submits[-1][2] if canary.submits else 0)  # the last event's seq
     result: watch_load.WatchResult = await asyncio.to_thread(parent.recv)
     samples["proc"].join(30)
     figures = _watch_figures(run, canary, result, samples, played, elapsed)
@@ -176,7 +176,9 @@ async def bots(run: Run) -> tuple[Canary, Figures]:
         "bot matches": run.n,
         "bot CPU seconds": round(bot_cpu, 2),
         "orchestrator CPU seconds": round(used["orchestrator"] / 1000, 2),
-        "bot matches finished": grown(scrape, after, "frontier_matches_finished_total"),
+        "bot matches finished": sum(
+            grown(scrape, after, "frontier_matches_finished_total").values()
+        ),
         "loaded phase seconds": round(elapsed, 1),
     }
 

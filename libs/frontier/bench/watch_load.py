@@ -30,6 +30,7 @@ from frontier.v1 import match_pb2, match_pb2_grpc
 
 STREAMS_PER_CHANNEL = 200  # gRPC streams sharing one HTTP/2 connection
 OPEN_AT_ONCE = 100  # connections or streams being opened at the same time
+DRAIN_S = 10.0  # how long the watchers may take to receive the canary's last event
 
 
 @dataclass
@@ -56,7 +57,8 @@ class WatchResult:
 
 def serve(order: WatchOrder, conn: Connection) -> None:
     """The child process's body: open the watchers, say "ready" once all are admitted or
-    refused, read until told to stop (or ``order.seconds``), send back the result."""
+    refused, read until sent the canary's last version (then until every watcher has that
+    event) or for ``order.seconds``, send back the result."""
     result = uvloop.run(_watch(order, conn))
     conn.send(result)
     conn.close()
@@ -73,12 +75,22 @@ async def _watch(order: WatchOrder, conn: Connection) -> WatchResult:
         )
         reading: asyncio.Future[Any] = asyncio.gather(*readers, return_exceptions=True)
         await asyncio.wait([stop, reading], return_when=asyncio.FIRST_COMPLETED)
+        if await stop:  # the canary is done: its last event, sent on, is still on the way
+            await _drain(result, conn.recv(), reading)
         reading.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await reading
-        await stop
     result.refused = dict(refused)
     return result
+
+
+async def _drain(result: WatchResult, last: int, reading: asyncio.Future[Any]) -> None:
+    """Wait (at most DRAIN_S) until every live watcher has received event ``last``."""
+    deadline = time.monotonic() + DRAIN_S
+    while not reading.done() and time.monotonic() < deadline:
+        if len(result.receipts.get(last, ())) >= result.admitted - result.ended:
+            return
+        await asyncio.sleep(0.05)
 
 
 def _note(result: WatchResult, seq: int) -> None:
