@@ -120,7 +120,8 @@ async def _run(
         elapsed = asyncio.get_running_loop().time() - started
         used = Sample.take(pids).cpu_since(before)
         baseline_rate = {name: ms / elapsed for name, ms in used.items()}
-        load = Run(stack, stub, n, seconds, play_canary, baseline_rate)
+        events_per_s = sum(after - before for _, before, after in baseline.submits) / elapsed
+        load = Run(stack, stub, n, seconds, play_canary, baseline_rate, events_per_s)
         loaded, figures = await LOADS[scenario](load)
     return _report(scenario, n, think_ms, baseline, loaded, figures)
 

@@ -40,6 +40,7 @@ class Run:
     seconds: float
     play_canary: PlayCanary
     baseline_cpu_ms_per_s: dict[str, float]  # per process, over the baseline canary
+    baseline_events_per_s: float  # the unloaded canary's pace: the rate extrapolated at
 
     def metrics(self) -> dict[str, float]:
         """The orchestrator's metrics now, as ``name{label=value,...}`` -> value."""
@@ -119,7 +120,10 @@ def _watch_figures(
     played: Sample,
     elapsed: float,
 ) -> Figures:
-    """Delays from the canary's submits, and each process's cost per admitted watcher."""
+    """Delays from the canary's submits, and each process's cost per watcher: its CPU beyond
+    the baseline's per event delivered to one watcher (a rate that stays put whether the
+    load slowed the match or not), its memory per open stream, and both scaled to
+    EXTRAPOLATE_TO watchers of a match played at the unloaded canary's pace."""
     submitted = canary.submitted_at()
     delays = [
         (at - submitted[seq]) * 1000
@@ -138,15 +142,16 @@ def _watch_figures(
         "event delay p50 (ms)": round(percentile(delays, 0.5), 2),
         "event delay p99 (ms)": round(percentile(delays, 0.99), 2),
     }
+    delivered, rate = max(len(delays), 1), run.baseline_events_per_s
     for name in opened.cpu:
         extra = played.cpu[name] - opened.cpu[name] - run.baseline_cpu_ms_per_s[name] * elapsed
         rss = (opened.rss[name] - samples["before"].rss[name]) / admitted
-        per_s = max(extra, 0.0) / elapsed / admitted  # CPU ms per second per watcher
-        figures[f"{name} CPU ms/s per watcher"] = round(per_s, 4)
+        per_event = max(extra, 0.0) * 1000 / delivered  # CPU µs per event to one watcher
+        figures[f"{name} CPU us per watcher-event"] = round(per_event, 2)
         figures[f"{name} RSS KiB per watcher"] = round(rss, 2)
         figures[f"{name} at {EXTRAPOLATE_TO:,} watchers"] = (
-            f"{per_s * EXTRAPOLATE_TO / 1000:.2f} cores, "
-            f"{rss * EXTRAPOLATE_TO / 1024:.0f} MiB (at {events / max(elapsed, 1e-9):.1f} events/s)"
+            f"{per_event * rate * EXTRAPOLATE_TO / 1e6:.2f} cores at {rate:.1f} events/s, "
+            f"{rss * EXTRAPOLATE_TO / 1024:.0f} MiB"
         )
     return figures
 

@@ -24,7 +24,8 @@ def test_each_event_is_dated_from_its_command_submit() -> None:
 
 def test_watch_figures_give_delays_and_the_cost_per_watcher_beyond_the_baseline() -> None:
     result = WatchResult(admitted=2, receipts={3: [10.5, 10.7], 7: [20.1, 20.3], 1: [5.0]})
-    run = cast(public_loads.Run, type("R", (), {"baseline_cpu_ms_per_s": {"orchestrator": 10.0}}))
+    baseline = {"baseline_cpu_ms_per_s": {"orchestrator": 10.0}, "baseline_events_per_s": 2.0}
+    run = cast(public_loads.Run, type("R", (), baseline))
     samples: dict[str, Any] = {
         "before": Sample({"orchestrator": 0.0}, {"orchestrator": 1000}),
         "opened": Sample({"orchestrator": 100.0}, {"orchestrator": 1100}),
@@ -35,10 +36,11 @@ def test_watch_figures_give_delays_and_the_cost_per_watcher_beyond_the_baseline(
     assert figures["events produced / received"] == "5 / 4 (of 10)"
     assert figures["event delay p50 (ms)"] in (300.0, 500.0)
     assert figures["event delay p99 (ms)"] == 700.0
-    # 300 ms used over 10 s, 100 of them the baseline's: 20 ms/s for 2 watchers
-    assert figures["orchestrator CPU ms/s per watcher"] == 10.0
+    # 300 ms used over 10 s, 100 of them the baseline's: 200 ms for 4 events delivered
+    assert figures["orchestrator CPU us per watcher-event"] == 50_000.0
     assert figures["orchestrator RSS KiB per watcher"] == 50.0
-    assert figures["orchestrator at 10,000 watchers"].startswith("100.00 cores, 488 MiB")
+    # 10,000 watchers of 2 events/s at 50 ms each
+    assert figures["orchestrator at 10,000 watchers"] == "1000.00 cores at 2.0 events/s, 488 MiB"
 
 
 def test_the_report_divides_the_loaded_canary_by_the_baseline_and_prints_every_figure() -> None:
