@@ -77,7 +77,7 @@ async def play(
             match_pb2.SubmitCommandRequest(
                 match_id=reply.match_id,
                 seat_token=tokens[to_act],
-                command_id=f"canary-{seed}-{len(canary.submits)}",
+                command_id=f"{reply.match_id}-{len(canary.submits)}",
                 expected_version=version,
                 legal_id=options[index].id,
             ),

@@ -109,8 +109,8 @@ async def _run(
         def play_canary(
             created: Callable[[str, int], Awaitable[None]] | None,
         ) -> Awaitable[canary_match.Canary]:
-            seed = CANARY_SEED + 1
-            return canary_match.play(stub, seed, LINEUP, think_s, commands, seconds, created)
+            # the same seed as the baseline's: the same deal, commands and events, loaded
+            return canary_match.play(stub, CANARY_SEED, LINEUP, think_s, commands, seconds, created)
 
         pids = {"orchestrator": stack.procs["orchestrator"].pid}
         if "web" in stack.procs:
@@ -120,7 +120,7 @@ async def _run(
         elapsed = asyncio.get_running_loop().time() - started
         used = Sample.take(pids).cpu_since(before)
         baseline_rate = {name: ms / elapsed for name, ms in used.items()}
-        events_per_s = sum(after - before for _, before, after in baseline.submits) / elapsed
+        events_per_s = sum(last - first for _, first, last in baseline.submits) / elapsed
         load = Run(stack, stub, n, seconds, play_canary, baseline_rate, events_per_s)
         loaded, figures = await LOADS[scenario](load)
     return _report(scenario, n, think_ms, baseline, loaded, figures)

@@ -105,22 +105,25 @@ async def _grpc_watchers(order: WatchOrder, result: WatchResult, refused: Counte
         for _ in range(-(-order.watchers // STREAMS_PER_CHANNEL))
     ]
     request = match_pb2.WatchEventsRequest(match_id=order.match_id, from_version=order.from_version)
-    calls = [
-        match_pb2_grpc.MatchServiceStub(channels[i // STREAMS_PER_CHANNEL]).WatchEvents(request)
-        for i in range(order.watchers)
-    ]
+    stubs = [match_pb2_grpc.MatchServiceStub(channel) for channel in channels]
+    calls: list[Any] = []
     gate = asyncio.Semaphore(OPEN_AT_ONCE)
 
-    async def admitted(call: Any) -> bool:
+    async def admitted(index: int) -> Any:
+        """The index-th stream once let in (None if refused), OPEN_AT_ONCE being opened at
+        a time, as a crowd arriving rather than one burst."""
         async with gate:
+            call = stubs[index // STREAMS_PER_CHANNEL].WatchEvents(request)
+            calls.append(call)
             try:
                 await call.initial_metadata()
                 if call.done():  # refused: the status came instead of the headers
                     await call.read()
-                return True
+                return call
             except grpc.aio.AioRpcError as exc:
-                refused[reason_in(exc.trailing_metadata()) or exc.code().name] += 1
-                return False
+                reason = reason_in(exc.trailing_metadata())
+                refused[reason or f"{exc.code().name}: {exc.details()}"] += 1
+                return None
 
     async def read(call: Any) -> None:
         try:
@@ -130,8 +133,8 @@ async def _grpc_watchers(order: WatchOrder, result: WatchResult, refused: Counte
             result.ended += 1
 
     try:
-        opened = await asyncio.gather(*(admitted(c) for c in calls))
-        live = [c for c, ok in zip(calls, opened, strict=True) if ok]
+        opened = await asyncio.gather(*(admitted(i) for i in range(order.watchers)))
+        live = [call for call in opened if call is not None]
         result.admitted = len(live)
         yield [read(c) for c in live]
     finally:
