@@ -31,6 +31,7 @@ from frontier.v1 import match_pb2, match_pb2_grpc
 STREAMS_PER_CHANNEL = 200  # gRPC streams sharing one HTTP/2 connection
 OPEN_AT_ONCE = 100  # connections or streams being opened at the same time
 DRAIN_S = 10.0  # how long the watchers may take to receive the canary's last event
+GRACE_S = 30.0  # past the canary's own bound: the parent's word comes first
 
 
 @dataclass
@@ -42,7 +43,9 @@ class WatchOrder:
     match_id: str
     from_version: int
     watchers: int
-    seconds: float  # the streams are closed after this long, the match over or not
+    # the canary's bound: the streams are closed GRACE_S after it at the latest, even if the
+    # parent never says the canary is done
+    seconds: float
 
 
 @dataclass
@@ -58,7 +61,7 @@ class WatchResult:
 def serve(order: WatchOrder, conn: Connection) -> None:
     """The child process's body: open the watchers, say "ready" once all are admitted or
     refused, read until sent the canary's last version (then until every watcher has that
-    event) or for ``order.seconds``, send back the result."""
+    event), at most ``order.seconds`` + GRACE_S, and send back the result."""
     result = uvloop.run(_watch(order, conn))
     conn.send(result)
     conn.close()
@@ -71,7 +74,7 @@ async def _watch(order: WatchOrder, conn: Connection) -> WatchResult:
     async with opener(order, result, refused) as readers:
         conn.send("ready")
         stop: asyncio.Future[Any] = asyncio.ensure_future(
-            asyncio.to_thread(conn.poll, order.seconds)
+            asyncio.to_thread(conn.poll, order.seconds + GRACE_S)
         )
         reading: asyncio.Future[Any] = asyncio.gather(*readers, return_exceptions=True)
         await asyncio.wait([stop, reading], return_when=asyncio.FIRST_COMPLETED)
