@@ -9,6 +9,8 @@
     frontier bench memory [--matches N] [--lineup L] [--max-commands K] [--json]
     frontier bench recovery [--target nats|map|...] [--restarts N] [--down-s S] [--json]
     frontier bench search timing|selfplay [--matches N] [--iterations I] [--rival BOT] ...
+    frontier bench public --scenario watchers|gateway-watchers|bots|replays [--n N]
+                          [--seconds S] [--think-ms T] [--commands K] [--json]
 
 The measuring itself lives in :mod:`frontier.bench`; this module only turns flags into a run
 and a run into text or one JSON object.
@@ -24,6 +26,7 @@ from typing import Any
 from frontier.bench import domain_calls as bench_domain_calls
 from frontier.bench import engine as bench_engine
 from frontier.bench import memory as bench_memory
+from frontier.bench import public as bench_public
 from frontier.bench import publish as bench_publish
 from frontier.bench import recovery as bench_recovery
 from frontier.bench import search as bench_search
@@ -77,7 +80,28 @@ def add_bench_commands(commands: Any) -> None:
     )
     stack.add_argument("--json", action="store_true", help="print one JSON object")
     stack.set_defaults(run=_bench_stack)
+    _add_public_bench(targets)
     _add_component_benches(targets)
+
+
+def _add_public_bench(targets: Any) -> None:
+    public = targets.add_parser(
+        "public", help="a canary match's latency with and without a public crowd's load"
+    )
+    public.add_argument("--scenario", choices=bench_public.SCENARIOS, required=True)
+    defaults = ", ".join(f"{k} {v}" for k, v in bench_public.DEFAULT_N.items())
+    public.add_argument("--n", type=positive_int, default=None, help=f"load size ({defaults})")
+    public.add_argument(
+        "--seconds", type=float, default=60.0, help="bound of each canary phase (60)"
+    )
+    public.add_argument(
+        "--think-ms", type=float, default=200.0, help="the canary's mean think time (200)"
+    )
+    public.add_argument(
+        "--commands", type=positive_int, default=60, help="canary commands per phase (60)"
+    )
+    public.add_argument("--json", action="store_true", help="print one JSON object")
+    public.set_defaults(run=_bench_public)
 
 
 def _add_component_benches(targets: Any) -> None:
@@ -170,6 +194,16 @@ def _bench_stack(args: argparse.Namespace) -> int:
     else:
         for key, value in asdict(result).items():
             print(f"{key:<20} {value}")
+    return EXIT_OK
+
+
+def _bench_public(args: argparse.Namespace) -> int:
+    if args.seconds <= 0 or args.think_ms < 0:
+        raise UsageError("--seconds must be > 0 and --think-ms >= 0")
+    result = bench_public.run(
+        args.scenario, args.n, seconds=args.seconds, think_ms=args.think_ms, commands=args.commands
+    )
+    print(json.dumps(asdict(result)) if args.json else bench_public.table(result))
     return EXIT_OK
 
 

@@ -10,7 +10,7 @@ import grpc
 
 from frontier.runtime import gc_policy
 from frontier.runtime.bus import Bus
-from frontier.runtime.metrics import watch_matches
+from frontier.runtime.metrics import watch_matches, watch_streams
 from frontier.runtime.server import configure_logging, run_service, serve
 from frontier.runtime.settings import OrchestratorSettings
 from frontier.runtime.telemetry import setup_tracing
@@ -75,6 +75,7 @@ async def run(
         access=access,
     )
     unwatch = watch_matches(core.matches, core.host.loading)  # gauges (metrics.py)
+    unwatch_streams = watch_streams(core.watchers)
     peers = Peers(settings.call_timeout_s, settings)
 
     def register(server: grpc.aio.Server) -> None:
@@ -83,6 +84,7 @@ async def run(
 
     async def on_stop() -> None:
         unwatch()
+        unwatch_streams()
         resuming.cancel()
         renewing.cancel()
         unloading.cancel()

@@ -121,6 +121,13 @@ class Watchers:
     limits: WatchLimits = field(default_factory=WatchLimits)
     feeds: dict[str, SpectatorFeed] = field(default_factory=dict)
     per_address: Counter[str] = field(default_factory=Counter)
+    seat_streams: int = 0  # open watches of seats (spectators are counted in their feeds)
+
+    def streams(self) -> dict[str, int]:
+        """Open watch streams by kind, for the ``frontier_watch_streams`` gauge (read from
+        the scrape thread: the feeds are copied in one call first)."""
+        spectators = sum(feed.watchers for feed in list(self.feeds.values()))
+        return {"spectator": spectators, "seat": self.seat_streams}
 
     @contextlib.contextmanager
     def admit(
@@ -146,9 +153,13 @@ class Watchers:
             self.per_address[address] += 1
         if feed is not None:
             feed.watchers += 1
+        elif not spectator:
+            self.seat_streams += 1
         try:
             yield feed
         finally:
+            if not spectator:
+                self.seat_streams -= 1
             if counted:
                 self.per_address[address] -= 1
                 if not self.per_address[address]:

@@ -17,7 +17,9 @@ scrape never waits for the event loop.  What each process exports:
   ``frontier_strikes_total``, ``frontier_takeovers_total``, ``frontier_lease_takeovers_total``,
   ``frontier_jetstream_publish_seconds``,
   ``frontier_write_path_up`` (1 while JetStream takes its writes, 0 while it does not) and
-  ``frontier_write_path_failures_total{reason}`` (see orchestrator/write_path.py);
+  ``frontier_write_path_failures_total{reason}`` (see orchestrator/write_path.py),
+  ``frontier_watch_streams{kind}`` (open WatchEvents streams: ``spectator`` or ``seat``; a web
+  gateway shares one spectator stream per watched match among all its watchers);
 * the domain services: ``frontier_projection_catch_ups_total`` (a request found its
   projection behind and read the stream itself, as NATS had not delivered yet).
 
@@ -369,5 +371,43 @@ def watch_matches(
     def unwatch() -> None:
         HOSTED.tables.remove(matches)
         HOSTED.loading.remove(loads)
+
+    return unwatch
+
+
+class WatchStreams(Collector):
+    """``frontier_watch_streams{kind}``: the watch streams open on the orchestrators of this
+    process, read when scraped from each one's watcher table (anything with a ``streams()``
+    giving counts by kind, so this module needs no orchestrator import)."""
+
+    def __init__(self) -> None:
+        self.sources: list[Any] = []
+
+    def collect(self) -> Iterable[GaugeMetricFamily]:
+        family = GaugeMetricFamily(
+            "frontier_watch_streams",
+            "open WatchEvents streams, by kind: spectator or seat",
+            labels=["kind"],
+        )
+        totals: dict[str, int] = {"spectator": 0, "seat": 0}
+        for source in list(self.sources):
+            for kind, count in source.streams().items():
+                totals[kind] = totals.get(kind, 0) + count
+        for kind, count in sorted(totals.items()):
+            family.add_metric([kind], count)
+        yield family
+
+
+WATCH_STREAMS = WatchStreams()
+REGISTRY.register(WATCH_STREAMS)
+
+
+def watch_streams(watchers: Any) -> Callable[[], None]:
+    """Export ``watchers``' open streams (``frontier_watch_streams``) until the returned
+    function is called."""
+    WATCH_STREAMS.sources.append(watchers)
+
+    def unwatch() -> None:
+        WATCH_STREAMS.sources.remove(watchers)
 
     return unwatch
