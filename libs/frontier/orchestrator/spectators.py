@@ -59,7 +59,7 @@ def trusted_networks(spec: str) -> tuple[IPNetwork, ...]:
 class WatchLimits:
     """How many may watch, and how far behind a spectator may fall (see the module)."""
 
-    per_match: int = 1000
+    per_match: int = 100  # direct streams cost the players' loop (docs/performance.md)
     per_address: int = 256
     max_lag: int = 512
     trusted: tuple[IPNetwork, ...] = ()  # addresses or networks not counted per address

@@ -202,7 +202,7 @@ class OrchestratorSettings(ServiceSettings):
         "the orchestrator's process; more matches' bots wait their turn",
     )
     watchers_per_match: int = Field(
-        default=1000,
+        default=100,
         ge=1,
         description="spectator streams (WatchEvents without a seat token) one match may have "
         "on this orchestrator; more are refused (watch through the web gateway instead)",
