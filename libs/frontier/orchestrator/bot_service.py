@@ -45,8 +45,8 @@ from . import referee
 from .core import Orchestrator
 from .hosted_match import HostedMatch, NotOwner, unix_ms
 from .peers import FORWARDED, Peers, peer_failure, refuse_second_hop
+from .replies import view_message
 from .seat_records import Rejection
-from .servicer import view_message
 
 log = logging.getLogger("frontier.bots")
 

@@ -144,14 +144,17 @@ async def watch(
 
 
 async def export_replay(bus: Bus, hosted: HostedMatch, viewer: Seat | None) -> str:
-    """The match's history as ``viewer`` may see it (see ExportReplayResponse)."""
+    """The match's history as ``viewer`` may see it (see ExportReplayResponse); a reader
+    without a seat gets a delayed match's only up to where its spectators see it."""
     match_id = hosted.match_id
-    state = hosted.state
+    state = hosted.state if viewer is not None else hosted.spectator_state()
     batches: list[dict[str, object]] = []
     async for stored in bus.iter_batches(match_id, 0):
         batch = stored.batch
         if not batch.envelopes:
             continue
+        if batch.envelopes[0].seq > state.version:
+            break  # held back from this reader (spectator_delay.py)
         seat = enum_from_proto(Seat, batch.seat)
         cmd = command_from_proto(batch.command)
         entry: dict[str, object] = {

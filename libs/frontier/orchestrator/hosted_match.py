@@ -18,14 +18,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 import grpc
 
 from frontier.bots.standing import StandingPolicy
-from frontier.engine import Seat, to_act
+from frontier.engine import Seat, initial_state, to_act
 from frontier.engine.config import MatchConfig
 from frontier.engine.model import Command, Event
 from frontier.engine.state import State
@@ -38,7 +38,10 @@ from .legal_cache import LegalCache, Listed, SeatLegal
 from .recent import Recent
 from .referee import SEAT, STANDING_ANSWER, ClockConfig
 from .seat_records import SeatPlay
+from .spectator_delay import SpectatorDelay
 from .tails import Tails
+
+Timer = Callable[[], float]  # a monotonic clock, in seconds
 
 # who answered a decision when its seat's own client did (unset is read as the seat)
 _BY_THE_SEAT = frozenset({SEAT, events_pb2.ANSWERED_BY_UNSPECIFIED})
@@ -125,9 +128,30 @@ class HostedMatch:
     last_command: float = field(default_factory=time.monotonic)  # for the idle timeout
     seats: SeatArrangement = field(default_factory=SeatArrangement)  # open and bot seats
     seed_fixed: bool = True
+    # what readers without a seat see, with MatchConfig.spectator_delay_s (None: the present)
+    delay: SpectatorDelay | None = None
     host_id: str = ""  # the host key (or anonymous address) that created it; "" in local mode
     # think times and refused answers per seat since this orchestrator loaded the match
     plays: dict[Seat, SeatPlay] = field(default_factory=dict)
+
+    def delay_spectators(
+        self, shown_first: State, since: float | None = None, clock: Timer = time.monotonic
+    ) -> None:
+        """Hold the present back from readers without a seat for the match's delay:
+        ``shown_first`` is what they see until the present (committed ``since``, else now
+        by ``clock``) is old enough."""
+        if self.clock.spectator_delay_s <= 0:
+            return
+        self.delay = SpectatorDelay(self.clock.spectator_delay_s, clock)
+        self.delay.committed(shown_first, at=float("-inf"))
+        if shown_first is not self.state:
+            self.delay.committed(self.state, at=since)
+
+    def spectator_state(self) -> State:
+        """The match as readers without a seat may see it now (see spectator_delay.py)."""
+        if self.delay is None or self.ended:
+            return self.state
+        return self.delay.shown()
 
     @property
     def ended(self) -> bool:
@@ -141,6 +165,8 @@ class HostedMatch:
         next decision opens now.  Returns whether a snapshot is due."""
         state = batch.state
         self.state = state
+        if self.delay is not None:
+            self.delay.committed(state)
         if batch.next_legal is not None and state.turn_seat is not None:
             self.legal_cache.seed(state, state.turn_seat, batch.next_legal)
         self.stream_seq = batch.stream_seq
@@ -361,7 +387,7 @@ def valid_id(match_id: str) -> bool:
 
 def hosted_from(match_id: str, loaded: LoadedMatch) -> HostedMatch:
     """A loaded match; the open decision's clock restarts now (its reserve as recorded)."""
-    return HostedMatch(
+    hosted = HostedMatch(
         match_id=match_id,
         config=loaded.config,
         state=loaded.state,
@@ -377,3 +403,7 @@ def hosted_from(match_id: str, loaded: LoadedMatch) -> HostedMatch:
         seed_fixed=loaded.seed_fixed,
         host_id=loaded.host_id,
     )
+    # the moves before a restart came at unknown times: spectators see the match as it was
+    # set up until the delay has passed since it was loaded
+    hosted.delay_spectators(initial_state(loaded.config))
+    return hosted

@@ -221,6 +221,7 @@ class MatchHost:
             seed_fixed=seed_fixed,
             host_id=host_id,
         )
+        hosted.delay_spectators(state)  # a new match: spectators see it set up at once
         return hosted, CreatedMatch(match_id, tokens, invites, host_token)
 
     async def get(self, match_id: str) -> HostedMatch:
@@ -383,7 +384,7 @@ class MatchHost:
                 summary = MatchSummary.of(
                     match_id,
                     hosted.config.lineup,
-                    hosted.state,
+                    hosted.spectator_state(),
                     hosted.abandoned,
                     hosted.seats,
                     hosted.seed_fixed,
@@ -393,14 +394,16 @@ class MatchHost:
                 loaded = await load_match(self.bus, match_id)
                 if loaded is None:
                     continue
+                clock = ClockConfig.from_record(loaded.clock)
+                delayed = clock.spectator_delay_s and not (loaded.state.over or loaded.abandoned)
                 summary = MatchSummary.of(
                     match_id,
                     loaded.config.lineup,
-                    loaded.state,
+                    initial_state(loaded.config) if delayed else loaded.state,
                     loaded.abandoned,
                     loaded.seats,
                     loaded.seed_fixed,
-                    taken_over(loaded.clocks, ClockConfig.from_record(loaded.clock).takeover_bot),
+                    taken_over(loaded.clocks, clock.takeover_bot),
                 )
             if not status or summary.status == status:
                 out.append(summary)

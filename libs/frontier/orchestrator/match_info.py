@@ -39,6 +39,7 @@ async def match_info_response(
             reserve_ms=clock.reserve_ms,
             strike_limit=clock.strike_limit,
             takeover_bot=clock.takeover_bot,
+            spectator_delay_s=clock.spectator_delay_s,
         ),
     )
     # the setup is a pure function of the config: rebuilt, never kept, and viewed like any
@@ -51,7 +52,11 @@ async def match_info_response(
 
 
 def seat_records(hosted: HostedMatch, viewer: Seat | None) -> list[match_pb2.SeatPlayRecord]:
-    """Every filled seat's play so far, as ``viewer`` may see it (see seat_records.py)."""
+    """Every filled seat's play so far, as ``viewer`` may see it (see seat_records.py); none
+    for a reader without a seat while a delayed match is played (its answers so far would
+    tell what the delay holds back)."""
+    if viewer is None and hosted.delay is not None and not hosted.ended:
+        return []
     records = []
     for seat in hosted.state.lineup:
         clock = hosted.clock_of(seat)

@@ -23,6 +23,8 @@ from frontier.bots import bot_names
 from frontier.store.snapshot import SeatClock
 from frontier.v1 import events_pb2
 
+from .spectator_delay import MAX_DELAY_S
+
 DAY_MS = 86_400_000
 DEFAULT_STRIKE_LIMIT = 3
 MAX_STRIKE_LIMIT = 100
@@ -47,6 +49,7 @@ class ClockConfig:
     reserve_ms: int = 0
     strike_limit: int = DEFAULT_STRIKE_LIMIT
     takeover_bot: str = DEFAULT_TAKEOVER_BOT
+    spectator_delay_s: int = 0  # readers without a seat see the match this late (0: live)
 
     @property
     def enabled(self) -> bool:
@@ -54,7 +57,12 @@ class ClockConfig:
 
     @classmethod
     def make(
-        cls, budget_ms: int, reserve_ms: int, strike_limit: int, takeover_bot: str
+        cls,
+        budget_ms: int,
+        reserve_ms: int,
+        strike_limit: int,
+        takeover_bot: str,
+        spectator_delay_s: int = 0,
     ) -> ClockConfig:
         """Validate wire values; 0 and "" mean the defaults."""
         if not 0 <= budget_ms <= DAY_MS:
@@ -70,7 +78,13 @@ class ClockConfig:
             raise InvalidClock(
                 f"takeover_bot {takeover_bot[:40]!r} is unknown; known: {', '.join(bot_names())}"
             )
-        return cls(budget_ms, reserve_ms, strike_limit or DEFAULT_STRIKE_LIMIT, bot)
+        if not 0 <= spectator_delay_s <= MAX_DELAY_S:
+            raise InvalidClock(
+                f"spectator_delay_s must be in 0..{MAX_DELAY_S}, got {spectator_delay_s}"
+            )
+        return cls(
+            budget_ms, reserve_ms, strike_limit or DEFAULT_STRIKE_LIMIT, bot, spectator_delay_s
+        )
 
     def as_record(self) -> dict[str, object]:
         return {
@@ -78,6 +92,7 @@ class ClockConfig:
             "reserve_ms": self.reserve_ms,
             "strike_limit": self.strike_limit,
             "takeover_bot": self.takeover_bot,
+            "spectator_delay_s": self.spectator_delay_s,
         }
 
     @classmethod
@@ -94,6 +109,7 @@ class ClockConfig:
             number("reserve_ms", 0),
             number("strike_limit", DEFAULT_STRIKE_LIMIT),
             bot if isinstance(bot, str) and bot else DEFAULT_TAKEOVER_BOT,
+            number("spectator_delay_s", 0),
         )
 
     def fresh(self) -> SeatClock:

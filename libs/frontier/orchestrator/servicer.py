@@ -11,27 +11,25 @@ import grpc
 from frontier.bots.standing import InvalidStandingAnswers, StandingPolicy, validate
 from frontier.engine import Seat
 from frontier.engine.model import Command
-from frontier.engine.view import event_for, view
 from frontier.runtime.errors import GrpcContext, ServiceError, abort, about, grpc_errors
 from frontier.store.seats import SEAT_BOT, SEAT_HELD, SEAT_OPEN
-from frontier.v1 import events_pb2, match_pb2, match_pb2_grpc, types_pb2
+from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 from frontier.wire.convert import (
     WireError,
     command_from_proto,
     enum_from_proto,
     enum_to_proto,
-    event_to_proto,
 )
-from frontier.wire.view import view_to_proto
 
 from .core import Orchestrator
 from .host_keys import Host, caller
-from .hosted_match import HostedMatch, NotOwner, SubmitResult, valid_id
+from .hosted_match import NotOwner, valid_id
 from .legal_cache import field_tag
 from .match_info import game_data_response, match_info_response
 from .match_summary import seat_statuses
 from .peers import FORWARDED, Peers, peer_failure, refuse_second_hop
 from .referee import ClockConfig, InvalidClock
+from .replies import reply_envelopes, view_message
 from .seating import bot_name
 from .turns import watch_turns
 
@@ -150,33 +148,6 @@ def _answers_message(answers: dict[str, StandingPolicy]) -> list[match_pb2.Stand
     ]
 
 
-def view_message(hosted: HostedMatch, viewer: Seat | None) -> types_pb2.View:
-    message = view_to_proto(view(hosted.state, viewer))
-    message.seed_fixed = hosted.seed_fixed
-    return message
-
-
-def reply_envelopes(
-    match_id: str, hosted: HostedMatch, result: SubmitResult, viewer: Seat | None
-) -> list[events_pb2.EventEnvelope]:
-    """The submitted command's events as ``viewer`` may see them.  Each one the viewer sees
-    as it is reuses the envelope the batch published (when this orchestrator committed it):
-    converting events to protobuf was a noticeable part of every submit."""
-    committed = result.envelopes
-    out: list[events_pb2.EventEnvelope] = []
-    for i, (seq, event) in enumerate(result.events):
-        shown = event_for(hosted.state, event, viewer)
-        if shown is event and committed:
-            out.append(committed[i])
-        else:
-            out.append(
-                events_pb2.EventEnvelope(
-                    match_id=match_id, seq=seq, state_version=seq, event=event_to_proto(shown)
-                )
-            )
-    return out
-
-
 def routed(method: Callable[..., Awaitable[R]]) -> Callable[..., Awaitable[R]]:
     """Serve locally, or forward to the orchestrator that owns the match (NotOwner)."""
 
@@ -214,7 +185,11 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             )
         try:
             clock = ClockConfig.make(
-                cfg.decision_budget_ms, cfg.reserve_ms, cfg.strike_limit, cfg.takeover_bot
+                cfg.decision_budget_ms,
+                cfg.reserve_ms,
+                cfg.strike_limit,
+                cfg.takeover_bot,
+                cfg.spectator_delay_s,
             )
         except InvalidClock as exc:
             raise ServiceError(

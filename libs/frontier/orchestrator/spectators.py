@@ -24,6 +24,7 @@ stream: once per watch), then joins the shared window.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import ipaddress
 from collections import Counter
@@ -145,7 +146,7 @@ class Watchers:
         if spectator and feed is not None and feed.watchers >= self.limits.per_match:
             raise _limit(f"the match has {self.limits.per_match} spectators already")
         if spectator and feed is None:
-            start = hosted.state.version + 1
+            start = hosted.spectator_state().version + 1
             feed = self.feeds[hosted.match_id] = SpectatorFeed(
                 Recent(self.limits.window, start=start)
             )
@@ -206,10 +207,10 @@ async def spectate(
     caught_up = False
 
     def newer() -> bool:
-        return hosted.state.version > sent or draining() or moved()
+        return hosted.spectator_state().version > sent or draining() or moved()
 
     while True:
-        version = hosted.state.version
+        version = hosted.spectator_state().version  # a delayed match's: as it stood then
         if caught_up and version - sent > max_lag:
             raise ServiceError(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
@@ -233,5 +234,10 @@ async def spectate(
         if hosted.ended and sent >= hosted.state.version:
             return
         history.check_still_served(sent, draining, moved)
+        held = hosted.delay.next_release_s() if hosted.delay and not hosted.ended else None
         async with hosted.changed:
-            await hosted.changed.wait_for(newer)
+            if held is None:
+                await hosted.changed.wait_for(newer)
+            else:  # a delayed match: look again when its next state may be shown
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(hosted.changed.wait_for(newer), held)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from frontier.engine import initial_state, make_config
 from frontier.engine.model import Event, EventKind, Seat
 from frontier.orchestrator.hosted_match import HostedMatch, SubmitResult
-from frontier.orchestrator.servicer import reply_envelopes
+from frontier.orchestrator.replies import reply_envelopes
 from frontier.v1 import events_pb2
 from frontier.wire.convert import event_from_proto, event_to_proto
 

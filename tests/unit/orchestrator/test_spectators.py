@@ -51,12 +51,16 @@ class LiveMatch:
                 yield StoredBatch(seq, batch)
 
     async def commit(self) -> None:
-        state = self.hosted.state
+        """As the commit path does: a new state object (never one edited in place)."""
+        state = self.hosted.state.clone()
         seat = to_act(state)
         assert seat is not None
         first = state.version + 1
         events = execute(state, legal_commands(state, seat)[0])
         record = events_pb2.DecisionRecord(decision_id=str(first - 1))
+        self.hosted.state = state
+        if self.hosted.delay is not None:
+            self.hosted.delay.committed(state)
         self.batches.append(committed(self.hosted, seat, events, first, record))
         await self.hosted.tell_readers()
 
