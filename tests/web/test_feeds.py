@@ -12,7 +12,8 @@ import grpc
 import pytest
 
 from frontier.v1 import events_pb2, match_pb2
-from frontier.web.feeds import Feeds
+from frontier.web import feeds as feeds_module
+from frontier.web.feeds import Feeds, message
 from frontier.web.inputs import HttpError
 from tests.web.fakes import FakeRpcError
 
@@ -73,20 +74,34 @@ def closed(match: LiveMatch) -> bool:
     return match.calls[0][1].cancelled
 
 
+def split(chunk: bytes) -> list[bytes]:
+    """The server-sent events of one write (a watcher gets what it lacks in one write)."""
+    return [part + b"\n\n" for part in chunk.split(b"\n\n") if part]
+
+
 def ids(messages: list[bytes]) -> list[int]:
     return [int(m.split(b"\n")[0].removeprefix(b"id: ")) for m in messages if m.startswith(b"id:")]
 
 
 async def read_until(stream: Any, version: int) -> list[bytes]:
     out: list[bytes] = []
-    async for message in stream:
-        out.append(message)
-        if message.startswith(f"id: {version}\n".encode()) or not message.startswith(b"id:"):
+    async for chunk in stream:
+        out.extend(split(chunk))
+        if ids(out)[-1:] == [version] or not out[-1].startswith(b"id:"):
             break
     return out
 
 
-async def test_watchers_of_a_match_share_one_stream_and_each_event_is_encoded_once() -> None:
+async def test_watchers_of_a_match_share_one_stream_and_each_event_is_encoded_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    encoded: list[int] = []
+
+    def counted(response: match_pb2.WatchEventsResponse) -> bytes:
+        encoded.append(response.envelope.seq)
+        return message(response)
+
+    monkeypatch.setattr(feeds_module, "message", counted)
     match = LiveMatch()
     feeds = Feeds(match)
     first, second = await feeds.join("m-1", 0), await feeds.join("m-1", 0)
@@ -97,8 +112,8 @@ async def test_watchers_of_a_match_share_one_stream_and_each_event_is_encoded_on
         await asyncio.sleep(0)
     got = await asyncio.gather(*readers)
     assert all(ids(messages) == list(range(1, 31)) for messages in got)
-    for n in range(30):  # the same bytes object for every reader: encoded once
-        assert len({id(messages[n]) for messages in got}) == 1
+    assert len({b"".join(messages) for messages in got}) == 1  # the same bytes for all
+    assert encoded == list(range(1, 31))  # each event encoded once, whatever the readers
     feeds.leave(first)
     assert not closed(match)  # one watcher is still there
     feeds.leave(second)
@@ -128,11 +143,11 @@ async def test_a_watcher_that_falls_out_of_the_window_is_told_where_to_resume() 
     feed = await feeds.join("m-1", 0)
     stream = feeds.stream(feed, 0)
     await match.play()
-    assert ids([await anext(stream)]) == [1]
+    assert ids(split(await anext(stream))) == [1]
     await match.play(10)  # it reads nothing while the match plays on
     for _ in range(20):
         await asyncio.sleep(0)
-    rest = [message async for message in stream]
+    rest = [m async for chunk in stream for m in split(chunk)]
     assert rest[-1].startswith(b"event: resume\n") and b'"resume_from": 1' in rest[-1]
     assert ids(rest) == []  # nothing after version 1 was still held for it
     feeds.leave(feed)
@@ -144,7 +159,7 @@ async def test_the_end_of_the_match_ends_every_watchers_stream() -> None:
     feed = await feeds.join("m-1", 0)
     await match.play(3)
     await match.end()
-    messages = [message async for message in feeds.stream(feed, 0)]
+    messages = [m async for chunk in feeds.stream(feed, 0) for m in split(chunk)]
     assert ids(messages) == [1, 2, 3] and messages[-1].startswith(b"event: end\n")
     assert feeds.feeds == {}  # a later watcher opens a new stream
     feeds.leave(feed)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -32,6 +33,7 @@ from frontier.runtime.metrics import BOT_CPU_SECONDS
 log = logging.getLogger("frontier.orchestrator")
 
 DEFAULT_BOT_PROCESSES = 2  # worker processes the built-in bots think in
+WORKER_NICENESS = 10  # how much lower the workers' scheduling priority is
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +52,11 @@ def think(name: str, seed: int, state: State, seat: Seat, legal: list[Command]) 
 
 
 def _warm() -> None:
-    """Import the bots and the engine once per worker, not on its first decision."""
+    """Start a worker: below the orchestrator's priority, so that when the cores are busy
+    the players' commands come first and the bots wait (they think within a deadline, the
+    orchestrator answers everyone); then import the bots and the engine once, not on the
+    worker's first decision."""
+    os.nice(WORKER_NICENESS)
     make_bot("random", 0)
 
 
