@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 import nats
 
-from frontier.cli.usage import EXIT_FAILED, EXIT_OK, UsageError, error
+from frontier.cli.usage import EXIT_FAILED, EXIT_OK, UsageError, error, non_negative_int
 from frontier.runtime.bus import Bus, servers_of
 from frontier.runtime.errors import NATS_UNREACHABLE
 from frontier.runtime.settings import ServiceSettings
@@ -38,9 +38,15 @@ def add_keys_commands(commands: Any) -> None:
     sub = keys.add_subparsers(dest="keys_command", metavar="ACTION", required=True)
     create = sub.add_parser("create", help="issue a key (shown once)")
     create.add_argument("--name", required=True, help="who the key is for (shown in lists)")
-    create.add_argument("--matches-hosted", type=_count, help="unfinished matches at most")
-    create.add_argument("--creates-per-minute", type=_count, help="matches created a minute")
-    create.add_argument("--bot-seats", type=_count, help="bot seats over its unfinished matches")
+    create.add_argument(
+        "--matches-hosted", type=non_negative_int, help="unfinished matches at most"
+    )
+    create.add_argument(
+        "--creates-per-minute", type=non_negative_int, help="matches created a minute"
+    )
+    create.add_argument(
+        "--bot-seats", type=non_negative_int, help="bot seats over its unfinished matches"
+    )
     create.add_argument("--bot-cpu-s-per-hour", type=_seconds, help="bot CPU seconds an hour")
     create.add_argument("--json", action="store_true", help="print one JSON object")
     create.set_defaults(run=run_keys)
@@ -50,16 +56,6 @@ def add_keys_commands(commands: Any) -> None:
     revoke = sub.add_parser("revoke", help="revoke a key by its id")
     revoke.add_argument("key_id", help="the id of the key (frontier keys list)")
     revoke.set_defaults(run=run_keys)
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
-    return value
 
 
 def _seconds(text: str) -> float:
