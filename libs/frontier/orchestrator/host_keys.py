@@ -34,6 +34,7 @@ from limits.strategies import FixedWindowRateLimiter, MovingWindowRateLimiter
 
 from frontier.runtime.errors import GrpcContext, ServiceError
 from frontier.runtime.metrics import QUOTA_REJECTIONS
+from frontier.runtime.peer_address import client_address
 from frontier.runtime.settings import HOST_KEY_METADATA
 from frontier.store.host_keys import HostKey, HostKeyStore
 
@@ -75,17 +76,6 @@ class Host:
 
 
 LOCAL = Host()
-
-
-def client_address(peer: str) -> str:
-    """The address part of a gRPC peer ("ipv4:10.0.0.7:51234" -> "10.0.0.7"): the port
-    changes with every connection and would make a fresh anonymous client each time."""
-    kind, _, rest = peer.partition(":")
-    if kind == "ipv6":
-        rest = rest.removeprefix("[").partition("]")[0] or rest.rpartition(":")[0]
-    elif kind == "ipv4":
-        rest = rest.rpartition(":")[0]
-    return rest or peer
 
 
 def quota_exceeded(quota: str, limit: float, retry_after_s: float, what: str) -> ServiceError:

@@ -36,6 +36,7 @@ import grpc
 from frontier.engine.view import event_for
 from frontier.runtime.bus import Bus
 from frontier.runtime.errors import ServiceError
+from frontier.runtime.peer_address import client_address
 from frontier.v1 import events_pb2, match_pb2, types_pb2
 from frontier.wire.convert import event_to_proto
 
@@ -136,7 +137,7 @@ class Watchers:
     ) -> Iterator[SpectatorFeed | None]:
         """Count a watch stream for its lifetime; RESOURCE_EXHAUSTED past a cap.  Yields the
         match's spectator feed (None for a seat's watch)."""
-        address = address_of(peer)
+        address = client_address(peer)
         counted = not self.limits.is_trusted(address)
         if counted and self.per_address[address] >= self.limits.per_address:
             raise _limit(
@@ -173,16 +174,6 @@ class Watchers:
 
 def _limit(message: str) -> ServiceError:
     return ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, message, "WATCHERS_LIMIT")
-
-
-def address_of(peer: str) -> str:
-    """The client's address without its port, from gRPC's peer string
-    ("ipv4:10.0.0.7:51234", "ipv6:[::1]:51234", "unix:/path")."""
-    kind, _, rest = peer.partition(":")
-    if kind in ("ipv4", "ipv6"):
-        host, _, _port = rest.rpartition(":")
-        return host.strip("[]") or rest
-    return peer
 
 
 async def spectate(

@@ -10,7 +10,7 @@ import grpc
 import limits.storage.memory
 import pytest
 
-from frontier.orchestrator.host_keys import LOCAL, Host, HostAccess, Limits, client_address
+from frontier.orchestrator.host_keys import LOCAL, Host, HostAccess, Limits
 from frontier.runtime.errors import ServiceError, retry_delay_in, trailer_of
 from frontier.store.host_keys import HostKey, InvalidHostKey, Quotas, new_key, parse
 
@@ -165,11 +165,3 @@ async def test_the_anonymous_tier_counts_per_client_address(clock: Clock):
     assert refusal(access.check_create, again, 0, 0, 0).metadata["quota"] == "creates_per_minute"
     access.check_create(other, 0, 0, 0)
     assert access.host_of("anon:10.0.0.7").limits == anonymous
-
-
-@pytest.mark.parametrize(
-    ("peer", "address"),
-    [("ipv4:10.0.0.7:5000", "10.0.0.7"), ("ipv6:[2001:db8::1]:443", "2001:db8::1"), ("x", "x")],
-)
-def test_a_peers_address_leaves_out_its_port(peer: str, address: str):
-    assert client_address(peer) == address
