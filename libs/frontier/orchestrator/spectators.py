@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
-from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -37,6 +36,7 @@ from frontier.engine.view import event_for
 from frontier.runtime.bus import Bus
 from frontier.runtime.errors import ServiceError
 from frontier.runtime.peer_address import client_address
+from frontier.runtime.tally import Tally
 from frontier.v1 import events_pb2, match_pb2, types_pb2
 from frontier.wire.convert import event_to_proto
 
@@ -122,7 +122,7 @@ class Watchers:
 
     limits: WatchLimits = field(default_factory=WatchLimits)
     feeds: dict[str, SpectatorFeed] = field(default_factory=dict)
-    per_address: Counter[str] = field(default_factory=Counter)
+    per_address: Tally = field(default_factory=Tally)
     seat_streams: int = 0  # open watches of seats (spectators are counted in their feeds)
 
     def streams(self) -> dict[str, int]:
@@ -152,7 +152,7 @@ class Watchers:
                 Recent(self.limits.window, start=start)
             )
         if counted:
-            self.per_address[address] += 1
+            self.per_address.take(address)
         if feed is not None:
             feed.watchers += 1
         elif not spectator:
@@ -163,9 +163,7 @@ class Watchers:
             if not spectator:
                 self.seat_streams -= 1
             if counted:
-                self.per_address[address] -= 1
-                if not self.per_address[address]:
-                    del self.per_address[address]
+                self.per_address.give(address)
             if feed is not None:
                 feed.watchers -= 1
                 if not feed.watchers and self.feeds.get(hosted.match_id) is feed:

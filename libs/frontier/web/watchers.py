@@ -11,7 +11,6 @@ response ends: the events ran out, the client went away, or the server is stoppi
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
@@ -19,6 +18,7 @@ import anyio
 from starlette.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
 
+from frontier.runtime.tally import Tally
 from frontier.web.inputs import HttpError
 
 ADDRESS_RETRY_AFTER_S = 10  # the client itself holds too many streams: it can close one
@@ -30,8 +30,8 @@ class Watchers:
 
     def __init__(self, per_match: int, per_address: int) -> None:
         self.per_match, self.per_address = per_match, per_address
-        self.matches: Counter[str] = Counter()
-        self.addresses: Counter[str] = Counter()
+        self.matches = Tally()
+        self.addresses = Tally()
 
     def admit(self, match_id: str, address: str) -> Callable[[], None]:
         """Take a slot for one watcher, or refuse; returns the release, which is idempotent."""
@@ -49,8 +49,8 @@ class Watchers:
                 f"match {match_id} has {self.per_match} live watchers; try again later",
                 headers={"Retry-After": str(MATCH_RETRY_AFTER_S)},
             )
-        self.matches[match_id] += 1
-        self.addresses[address] += 1
+        self.matches.take(match_id)
+        self.addresses.take(address)
         released = False
 
         def release() -> None:
@@ -58,22 +58,14 @@ class Watchers:
             if released:
                 return
             released = True
-            _take(self.matches, match_id)
-            _take(self.addresses, address)
+            self.matches.give(match_id)
+            self.addresses.give(address)
 
         return release
 
     def live(self) -> int:
         """The watchers streaming now."""
         return sum(self.matches.values())
-
-
-def _take(counter: Counter[str], key: str) -> None:
-    """One less under ``key``; a key at zero is dropped, so the counters hold only the
-    watchers streaming now, not every match or address ever seen."""
-    counter[key] -= 1
-    if counter[key] <= 0:
-        del counter[key]
 
 
 class WatcherStream(StreamingResponse):
