@@ -20,7 +20,6 @@ seconds per hour (a fixed window) are counted per orchestrator in memory, with t
 
 from __future__ import annotations
 
-import hashlib
 import math
 import time
 from collections.abc import Callable
@@ -37,6 +36,7 @@ from frontier.runtime.metrics import QUOTA_REJECTIONS
 from frontier.runtime.peer_address import client_address
 from frontier.runtime.settings import HOST_KEY_METADATA
 from frontier.store.host_keys import HostKey, HostKeyStore
+from frontier.store.matches import token_hash
 
 ANONYMOUS = "anon:"  # + the client's address: the host id of an anonymous caller
 CACHE_ENTRIES = 4096  # lookups remembered at most (unknown keys included)
@@ -154,7 +154,7 @@ class HostAccess:
     async def _lookup(self, key: str) -> HostKey | None:
         """The live key (cached ``cache_s``, under the key's hash: the cache holds no key)."""
         assert self.store is not None
-        digest = hashlib.sha256(key.encode()).hexdigest()
+        digest = token_hash(key)
         now = time.monotonic()
         cached = self._cache.get(digest)
         if cached is not None and cached[0] > now:

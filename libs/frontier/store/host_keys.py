@@ -9,7 +9,6 @@ revoked.  Revoked keys stay listed (an operator sees what was revoked and when).
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import re
@@ -19,6 +18,8 @@ from dataclasses import asdict, dataclass, field, replace
 
 from nats.js.errors import KeyNotFoundError, NoKeysError, NotFoundError
 from nats.js.kv import KeyValue
+
+from .matches import token_hash
 
 PREFIX = "fk_"
 _ID_BYTES = 6  # 12 hex digits: ids are names, not secrets
@@ -33,10 +34,6 @@ QUOTAS = ("matches_hosted", "creates_per_minute", "bot_seats", "bot_cpu_s_per_ho
 
 class InvalidHostKey(ValueError):
     """A string that is not a host key's shape, or a bad key record."""
-
-
-def secret_hash(secret: str) -> str:
-    return hashlib.sha256(secret.encode()).hexdigest()
 
 
 def parse(key: str) -> tuple[str, str]:
@@ -71,7 +68,7 @@ class HostKey:
 
     def matches(self, secret: str) -> bool:
         """Whether ``secret`` is this key's (compared in constant time)."""
-        return hmac.compare_digest(self.secret_sha256, secret_hash(secret))
+        return hmac.compare_digest(self.secret_sha256, token_hash(secret))
 
     def as_json(self) -> bytes:
         return json.dumps(asdict(self), sort_keys=True).encode()
@@ -99,7 +96,7 @@ def new_key(name: str, quotas: Quotas, now: float | None = None) -> tuple[HostKe
         raise InvalidHostKey(f"a key's name has 1 to {NAME_CHARS} characters")
     key_id = secrets.token_hex(_ID_BYTES)
     secret = secrets.token_urlsafe(_SECRET_BYTES)
-    record = HostKey(key_id, name, secret_hash(secret), time.time() if now is None else now, quotas)
+    record = HostKey(key_id, name, token_hash(secret), time.time() if now is None else now, quotas)
     return record, f"{PREFIX}{key_id}_{secret}"
 
 

@@ -14,8 +14,8 @@ from frontier.store.host_keys import (
     Quotas,
     new_key,
     parse,
-    secret_hash,
 )
+from frontier.store.matches import token_hash
 
 
 def test_a_new_key_is_shown_once_and_only_its_secrets_hash_is_kept():
@@ -66,4 +66,4 @@ def test_a_bad_name_or_record_is_refused():
 
 
 def test_the_hash_is_sha256_of_the_secret():
-    assert secret_hash("s") == hashlib.sha256(b"s").hexdigest()
+    assert token_hash("s") == hashlib.sha256(b"s").hexdigest()
