@@ -159,8 +159,10 @@ async def test_the_end_of_the_match_ends_every_watchers_stream() -> None:
     feed = await feeds.join("m-1", 0)
     await match.play(3)
     await match.end()
-    messages = [m async for chunk in feeds.stream(feed, 0) for m in split(chunk)]
+    chunks = [chunk async for chunk in feeds.stream(feed, 0)]
+    messages = [m for chunk in chunks for m in split(chunk)]
     assert ids(messages) == [1, 2, 3] and messages[-1].startswith(b"event: end\n")
+    assert ids(split(chunks[0])) == [1, 2, 3]  # what the watcher lacked, in one write
     assert feeds.feeds == {}  # a later watcher opens a new stream
     feeds.leave(feed)
 

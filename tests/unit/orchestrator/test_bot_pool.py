@@ -4,6 +4,7 @@ so that the referee's retry is answered."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 from collections.abc import Iterator
@@ -13,7 +14,7 @@ from prometheus_client import REGISTRY
 
 from frontier.bots import make_bot
 from frontier.engine import initial_state, legal_commands, make_config, to_act
-from frontier.orchestrator.bot_pool import BotPool
+from frontier.orchestrator.bot_pool import WORKER_NICENESS, BotPool
 from frontier.orchestrator.decisions import bot_seed
 
 LINEUP = "A=marquise,eyrie,thief;B=marquise,alliance,tinker"
@@ -40,6 +41,16 @@ async def test_a_worker_chooses_what_the_bot_chooses_in_process(pool: BotPool) -
     chosen = await pool.choose("greedy", seed, state, seat, legal)
     assert chosen == make_bot("greedy", seed).choose(state, seat, legal)
     assert _cpu("greedy") > before  # its worker's CPU time, counted here
+
+
+async def test_the_workers_run_below_the_orchestrators_priority(pool: BotPool) -> None:
+    state = initial_state(make_config(seed=6, lineup=LINEUP))
+    seat = to_act(state)
+    assert seat is not None
+    await pool.choose("random", 1, state, seat, legal_commands(state, seat))  # a worker is up
+    loop = asyncio.get_running_loop()
+    theirs = await loop.run_in_executor(pool._executor, os.nice, 0)
+    assert theirs == min(os.nice(0) + WORKER_NICENESS, 19)
 
 
 async def test_a_pool_whose_worker_died_is_replaced(pool: BotPool) -> None:
