@@ -20,7 +20,6 @@ event.
 from __future__ import annotations
 
 import asyncio
-import functools
 import itertools
 import json
 import logging
@@ -35,6 +34,10 @@ from frontier.v1 import match_pb2
 from frontier.web.inputs import grpc_error, to_json
 
 WINDOW = 1024  # encoded events kept per watched match (about 300 KB)
+# How long the feed gathers events before it wakes its watchers: a command's events arrive
+# within a few milliseconds of each other, and each wake-up costs every watcher a write, so
+# they get them in one write (docs/performance.md)
+GATHER_S = 0.02
 END = b"event: end\ndata: {}\n\n"
 INTERNAL = b'event: error\ndata: {"error": "internal", "detail": "the event feed failed"}\n\n'
 
@@ -68,7 +71,8 @@ class Feed:
     end: bytes | None = None  # the stream's last message, once the orchestrator ended it
     failed: grpc.aio.AioRpcError | None = None  # refused before any event (a bad match id)
     ready: asyncio.Event = field(default_factory=asyncio.Event)  # admitted, or failed
-    changed: asyncio.Condition = field(default_factory=asyncio.Condition)
+    news: asyncio.Event = field(default_factory=asyncio.Event)  # set, then replaced, on news
+    waking: asyncio.TimerHandle | None = None  # the wake-up of the watchers, when one is due
     watchers: int = 0
     pump: asyncio.Task[None] | None = None
 
@@ -76,6 +80,21 @@ class Feed:
     def last(self) -> int:
         """The version of the newest event held (``first - 1`` when none is)."""
         return self.first + len(self.messages) - 1
+
+    def wake_soon(self) -> None:
+        """Wake the watchers ``GATHER_S`` from now, unless a wake-up is due already."""
+        if self.waking is None:
+            self.waking = asyncio.get_running_loop().call_later(GATHER_S, self.wake)
+
+    def wake(self) -> None:
+        """Wake every watcher waiting for news.  One set event wakes them all without a lock
+        to take in turn (which an ``asyncio.Condition`` would make each of them do); the next
+        waiters wait on a fresh one."""
+        if self.waking is not None:
+            self.waking.cancel()
+            self.waking = None
+        news, self.news = self.news, asyncio.Event()
+        news.set()
 
 
 class Feeds:
@@ -112,6 +131,8 @@ class Feeds:
         if feed.watchers > 0:
             return
         feed.call.cancel()
+        if feed.waking is not None:
+            feed.waking.cancel()
         if feed.pump is not None:
             feed.pump.cancel()
         if self.feeds.get(feed.match_id) is feed:
@@ -123,26 +144,24 @@ class Feeds:
             await feed.call.initial_metadata()  # sent once the orchestrator lets it in
             feed.ready.set()
             while (response := await feed.call.read()) is not grpc.aio.EOF:
-                async with feed.changed:
-                    feed.messages.append(message(response))
-                    if len(feed.messages) > self.window:
-                        feed.messages.popleft()
-                        feed.first += 1
-                    feed.changed.notify_all()
-            await self._finish(feed, END)
+                feed.messages.append(message(response))
+                if len(feed.messages) > self.window:
+                    feed.messages.popleft()
+                    feed.first += 1
+                feed.wake_soon()
+            self._finish(feed, END)
         except grpc.aio.AioRpcError as exc:
             feed.failed = exc
-            await self._finish(feed, _failure(exc))
+            self._finish(feed, _failure(exc))
         except Exception:  # a bug: the watchers are told, the gateway goes on
             log.exception("the event feed of match %s failed", feed.match_id)
-            await self._finish(feed, INTERNAL)
+            self._finish(feed, INTERNAL)
         finally:
             feed.ready.set()
 
-    async def _finish(self, feed: Feed, last: bytes) -> None:
-        async with feed.changed:
-            feed.end = last
-            feed.changed.notify_all()
+    def _finish(self, feed: Feed, last: bytes) -> None:
+        feed.end = last
+        feed.wake()
         if self.feeds.get(feed.match_id) is feed:  # the next watcher opens a new one
             del self.feeds[feed.match_id]
 
@@ -158,8 +177,9 @@ class Feeds:
                 yield _failure(exc)
                 return
         while True:
-            async with feed.changed:
-                await feed.changed.wait_for(functools.partial(_news, feed, sent))
+            if not _news(feed, sent):
+                await feed.news.wait()
+                continue
             if sent < feed.last:
                 index = sent + 1 - feed.first
                 if index < 0:  # fell out of the window while its connection drained

@@ -24,6 +24,11 @@ def server_config(app: ASGIApp, settings: WebSettings) -> uvicorn.Config:
         app,
         host=settings.host,
         port=settings.web_port,
+        # uvloop and httptools, not the pure-Python fallbacks "auto" would settle for if
+        # either were missing: each server-sent event is written to every watcher, and these
+        # make that write several times cheaper (docs/performance.md)
+        loop="uvloop",
+        http="httptools",
         access_log=False,
         log_level=settings.log_level.lower(),
         timeout_graceful_shutdown=int(settings.grace_s) or None,
