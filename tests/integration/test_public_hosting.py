@@ -69,34 +69,75 @@ async def _ids_to_end(reader: asyncio.StreamReader) -> list[int]:
 
 
 async def test_web_watchers_of_a_match_share_one_orchestrator_stream(public: Stack) -> None:
+    streams = await _watch_to_the_end(public)
+    assert streams == 1.0  # fifty watchers, one spectator stream on the orchestrator
+
+
+@pytest.fixture(scope="module")
+def two_gateways(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    room = str(WEB_WATCHERS + 10)
+    config = StackConfig.ephemeral(
+        tmp_path_factory.mktemp("two-gateways"),
+        web_port=free_port(),
+        web_env={
+            "FRONTIER_WEB_PROCESSES": "2",
+            "FRONTIER_WEB_SSE_PER_ADDRESS": room,
+            "FRONTIER_WEB_SSE_PER_MATCH": room,
+        },
+    )
+    with Stack(config) as running:
+        yield running
+
+
+async def test_several_gateway_processes_share_the_port_and_each_reads_a_match_once(
+    two_gateways: Stack,
+) -> None:
+    """FRONTIER_WEB_PROCESSES=2: two processes serve the one port; each holds at most one
+    orchestrator stream per watched match, whichever of them each watcher reached."""
+    supervisor = two_gateways.procs["web"].pid
+    assert len(_children(supervisor)) >= 2  # the two gateway processes (and no more streams)
+    streams = await _watch_to_the_end(two_gateways)
+    assert streams in (1.0, 2.0)
+
+
+async def _watch_to_the_end(stack: Stack) -> float:
+    """WEB_WATCHERS event-stream watchers of a match the canary plays to its end, opened after
+    its first command: checks that each saw every event in order, and returns the spectator
+    streams the orchestrator held for them meanwhile."""
     readers: list[asyncio.StreamReader] = []
     writers: list[asyncio.StreamWriter] = []
     gauges: list[float] = []
 
     async def watched(match_id: str, version: int) -> None:
-        opened = [_sse(public, match_id, writers) for _ in range(WEB_WATCHERS)]
+        opened = [_sse(stack, match_id, writers) for _ in range(WEB_WATCHERS)]
         readers.extend(await asyncio.gather(*opened))
-        samples = await asyncio.to_thread(scrape, public, "orchestrator")
+        samples = await asyncio.to_thread(scrape, stack, "orchestrator")
         gauges.append(total(samples, "frontier_watch_streams", kind="spectator"))
 
-    async with grpc.aio.insecure_channel(public.config.address("orchestrator")) as channel:
+    async with grpc.aio.insecure_channel(stack.config.address("orchestrator")) as channel:
         stub = match_pb2_grpc.MatchServiceStub(channel)
         played = await canary.play(stub, 12, MIRROR, 0.0, 100_000, 600.0, watched)
     assert played.finished
-    assert gauges == [1.0]  # fifty watchers, one spectator stream on the orchestrator
     seen = await asyncio.wait_for(asyncio.gather(*(_ids_to_end(r) for r in readers)), 120)
     for writer in writers:
         writer.close()
     last = played.submits[-1][2]
     assert all(ids == list(range(1, last + 1)) for ids in seen)  # every event, in order
+    assert len(gauges) == 1
+    return gauges[0]
+
+
+def _children(pid: int) -> set[int]:
+    """The processes ``pid`` started."""
+    children: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        children.update(int(c) for c in (task / "children").read_text().split())
+    return children
 
 
 def _children_cpu_ms(pid: int) -> float:
     """CPU used so far by the processes ``pid`` started (its bot workers)."""
-    children: set[int] = set()
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        children.update(int(c) for c in (task / "children").read_text().split())
-    return sum(cpu_ms(child) for child in children)
+    return sum(cpu_ms(child) for child in _children(pid))
 
 
 def test_built_in_bots_think_in_processes_of_their_own(public: Stack) -> None:

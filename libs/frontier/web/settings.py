@@ -45,6 +45,14 @@ class WebSettings(ServiceSettings):
         description="a host key the gateway sends on host calls when the browser sends none: "
         "a single-user gateway's lobby then needs no key (never set it on a public gateway)",
     )
+    web_processes: int = Field(
+        default=1,
+        ge=1,
+        le=64,
+        description="gateway processes sharing the port: each holds one orchestrator stream "
+        "per watched match and its own share of the watchers (a process is about one core's "
+        "worth of server-sent events)",
+    )
     web_sse_per_match: int = Field(
         default=500, ge=1, description="live event-stream watchers of one match at once"
     )
