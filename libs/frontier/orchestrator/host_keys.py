@@ -32,7 +32,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter, MovingWindowRateLimiter
 
 from frontier.runtime.errors import GrpcContext, ServiceError
-from frontier.runtime.metrics import QUOTA_REJECTIONS
+from frontier.runtime.metrics import HOST_BOT_CPU_SECONDS, QUOTA_REJECTIONS
 from frontier.runtime.peer_address import client_address
 from frontier.runtime.settings import HOST_KEY_METADATA
 from frontier.store.host_keys import HostKey, HostKeyStore
@@ -215,6 +215,8 @@ class HostAccess:
         """Count a bot decision's CPU seconds against its match's host."""
         if host.limits is None or seconds <= 0:
             return
+        key = "anonymous" if host.host_id.startswith(ANONYMOUS) else host.host_id
+        HOST_BOT_CPU_SECONDS.labels(key=key).inc(seconds)
         item = _cpu_item(host.limits)
         cost = max(1, round(seconds * CPU_MS))
         if not self._fixed.hit(item, "cpu", host.host_id, cost=cost):

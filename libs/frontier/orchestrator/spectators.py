@@ -131,6 +131,10 @@ class Watchers:
         spectators = sum(feed.watchers for feed in list(self.feeds.values()))
         return {"spectator": spectators, "seat": self.seat_streams}
 
+    def spectators_per_match(self) -> list[int]:
+        """The spectator streams of each watched match, for the busiest-match gauge."""
+        return [feed.watchers for feed in list(self.feeds.values())]
+
     @contextlib.contextmanager
     def admit(
         self, hosted: HostedMatch, peer: str, spectator: bool

@@ -95,6 +95,14 @@ BOT_CPU_SECONDS = Counter(
     "CPU seconds the built-in bots spent choosing, in their worker processes, by bot",
     ["bot"],
 )
+# by host key id (never its secret): keys are issued one by one by an operator, so the
+# series stay as few as the keys; every anonymous caller is the one label "anonymous"
+HOST_BOT_CPU_SECONDS = Counter(
+    "frontier_host_bot_cpu_seconds_total",
+    "CPU seconds the built-in bots of each host key's matches spent choosing (the bot_cpu "
+    "quota's count), by key id; anonymous callers together as 'anonymous'",
+    ["key"],
+)
 # by quota only: a label per host key would grow with every key an operator issues
 QUOTA_REJECTIONS = Counter(
     "frontier_quota_rejections_total",
@@ -377,8 +385,11 @@ def watch_matches(
 
 class WatchStreams(Collector):
     """``frontier_watch_streams{kind}``: the watch streams open on the orchestrators of this
-    process, read when scraped from each one's watcher table (anything with a ``streams()``
-    giving counts by kind, so this module needs no orchestrator import)."""
+    process, and how the spectators spread over matches, read when scraped from each one's
+    watcher table (anything with ``streams()`` giving counts by kind and
+    ``spectators_per_match()`` giving one count per watched match, so this module needs no
+    orchestrator import).  Per match, not by a match label: a label per match would grow a
+    series for every match ever watched."""
 
     def __init__(self) -> None:
         self.sources: list[Any] = []
@@ -390,12 +401,25 @@ class WatchStreams(Collector):
             labels=["kind"],
         )
         totals: dict[str, int] = {"spectator": 0, "seat": 0}
+        per_match: list[int] = []
         for source in list(self.sources):
             for kind, count in source.streams().items():
                 totals[kind] = totals.get(kind, 0) + count
+            per_match.extend(source.spectators_per_match())
         for kind, count in sorted(totals.items()):
             family.add_metric([kind], count)
         yield family
+        yield GaugeMetricFamily(
+            "frontier_watched_matches",
+            "matches with at least one spectator stream open (a web gateway's watched match "
+            "is one stream)",
+            value=len(per_match),
+        )
+        yield GaugeMetricFamily(
+            "frontier_spectators_busiest_match",
+            "spectator streams of the most watched match (FRONTIER_WATCHERS_PER_MATCH caps it)",
+            value=max(per_match, default=0),
+        )
 
 
 WATCH_STREAMS = WatchStreams()

@@ -12,7 +12,7 @@ import pytest
 from frontier.orchestrator.bot_pool import BotPool
 from frontier.orchestrator.decisions import Decisions
 from frontier.orchestrator.host_keys import HostAccess, Limits
-from frontier.runtime.metrics import BOT_CPU_FALLBACKS
+from frontier.runtime.metrics import BOT_CPU_FALLBACKS, HOST_BOT_CPU_SECONDS
 from frontier.store.host_keys import HostKeyStore
 
 from .test_bot_thinking import (
@@ -70,3 +70,17 @@ async def test_past_the_hours_cpu_the_cheapest_bot_answers() -> None:
     slow.gate.set()
     await _wait_for(commits, other.match_id)
     decisions.close()
+
+
+def test_bot_cpu_is_counted_by_key_id_and_every_anonymous_caller_as_one() -> None:
+    _, access = setup(_Commits())
+    by_key = HOST_BOT_CPU_SECONDS.labels
+    before_a, before_anon = by_key(key="key-a")._value.get(), by_key(key="anonymous")._value.get()
+    access.charge_cpu(access.host_of("key-a"), 0.25)
+    access.charge_cpu(access.host_of("anon:10.0.0.1"), 0.5)
+    access.charge_cpu(access.host_of("anon:10.0.0.2"), 0.5)
+    assert by_key(key="key-a")._value.get() - before_a == pytest.approx(0.25)
+    assert by_key(key="anonymous")._value.get() - before_anon == pytest.approx(1.0)
+    # no series per address: an anonymous caller's address never becomes a label
+    labels = {s.labels.get("key") for m in HOST_BOT_CPU_SECONDS.collect() for s in m.samples}
+    assert not any(str(label).startswith("anon:") for label in labels)

@@ -31,8 +31,14 @@ def test_open_streams_are_counted_by_kind_while_open() -> None:
             held.enter_context(watchers.admit(match.hosted, "ipv4:10.0.0.3:1", False))
             assert watchers.streams() == {"spectator": 4, "seat": 1}
             assert (_gauge("spectator"), _gauge("seat")) == (4.0, 1.0)
+            # two matches watched by spectators, the busier by three (a seat's watch is no
+            # spectator)
+            assert REGISTRY.get_sample_value("frontier_watched_matches") == 2.0
+            assert REGISTRY.get_sample_value("frontier_spectators_busiest_match") == 3.0
         assert watchers.streams() == {"spectator": 0, "seat": 0}
         assert (_gauge("spectator"), _gauge("seat")) == (0.0, 0.0)
+        assert REGISTRY.get_sample_value("frontier_watched_matches") == 0.0
+        assert REGISTRY.get_sample_value("frontier_spectators_busiest_match") == 0.0
     finally:
         unwatch()
     assert _gauge("spectator") == 0.0  # no table left: the gauge stays, at zero
