@@ -29,20 +29,40 @@ commands).  Whether a chance event comes, and where, follows from the command an
 state, so even a None says nothing secret; the cost is the seat's own hand, items and pieces,
 which it knows.  tests/unit/engine/test_score_preview.py deals the hidden cards, ruins and
 seed anew and checks that no preview changes.
+
+One kind of command is read without playing it: a plain move (:func:`plain_move`), a march
+step or a Decree or Alliance move that pays no bridge fee and takes no contraband along.
+Moves are most of a Daylight's legal list (dozens per list), and playing each on a copy of
+the state was most of what the facts of a list cost the orchestrator, while such a move's
+events are only warriors moving, per-turn counters and a fee-less crossing on the Eyrie's
+wings: nothing it costs, nothing it scores (a move into sympathy is never plain: an Outrage
+the mover can answer with one card only takes that card at once).  tests/property/test_plain_moves.py plays every plain move of
+thousands of random positions and finds exactly that.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .contraband import carried_by
 from .ctx import Ctx
 from .decide import apply_command
 from .evolve import evolve
-from .model import Command, Event, EventKind, Item
-from .pieces import WARRIOR
+from .model import Command, CommandKind, Event, EventKind, Item
+from .pieces import SYMPATHY, WARRIOR
 from .state import State
 
-__all__ = ["NO_COST", "STOLEN", "Cost", "Preview", "certain_vp", "chance", "preview"]
+__all__ = [
+    "NO_COST",
+    "STOLEN",
+    "Cost",
+    "Preview",
+    "certain_vp",
+    "chance",
+    "plain_move",
+    "played",
+    "preview",
+]
 
 # Events after which chance (or a rival's hidden hand) decides what happens: a battle (the
 # defender may be asked for an ambush only if it holds one), dice, and the events whose
@@ -86,8 +106,33 @@ def _item(key: str) -> Item:
     return Item(key.split("/", 1)[0])
 
 
+# The moves whose whole effect is the move itself (movement.do_move), after per-turn counters
+_MOVES = frozenset({CommandKind.MARCH, CommandKind.MOVE, CommandKind.DECREE_MOVE})
+NOTHING = Preview(NO_COST, 0)
+
+
+def plain_move(state: State, cmd: Command) -> bool:
+    """Whether ``cmd`` is a move that pays no bridge fee (``cards``), moves no contraband
+    (none carried by the mover in its origin) and cannot outrage an Alliance (no sympathy in
+    the destination: with one matching card the mover gives it at once): it then costs and
+    scores nothing."""
+    if cmd.kind not in _MOVES or cmd.cards or cmd.clearings:
+        return False
+    if carried_by(state, cmd.clearing, cmd.seat):
+        return False
+    return not any(kinds.get(SYMPATHY, 0) for kinds in state.pieces[cmd.to].values())
+
+
 def preview(state: State, cmd: Command) -> Preview:
-    """The cost and certain VP of ``cmd``, a legal command of ``state`` (left unchanged).
+    """The cost and certain VP of ``cmd``, a legal command of ``state`` (left unchanged):
+    nothing for a plain move (see the module), else what :func:`played` reads."""
+    if plain_move(state, cmd):
+        return NOTHING
+    return played(state, cmd)
+
+
+def played(state: State, cmd: Command) -> Preview:
+    """The cost and certain VP of ``cmd`` read from its events, played on a copy of ``state``.
 
     Both are read from the command's events up to the first chance event (:func:`chance`):
     what follows may depend on the dice or on what the seat may not see, so the VP is None
