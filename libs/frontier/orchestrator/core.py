@@ -229,9 +229,12 @@ class Orchestrator:
                 ):
                     yield reply
                 return
+            held = token_hash(token)
             async for seq, event, record in history.watch(
                 self.bus, hosted, viewer, from_version, lambda: self.draining, moved
             ):
+                if held not in hosted.seat_by_token_hash:  # reissued: the old token reads no more
+                    self.seat_for(hosted, token)
                 yield reply_for(match_id, seq, event_to_proto(event), record)
 
     async def export_replay(self, match_id: str, token: str) -> str:

@@ -382,6 +382,7 @@ class MatchServicer(SeatRpcs, match_pb2_grpc.MatchServiceServicer):
                 lambda: self.core.draining,
                 lambda: not self.core.host.is_hosted(hosted),
             ):
+                self.core.seat_for(hosted, request.seat_token)  # not reissued meanwhile
                 yield turn
         except Exception as exc:
             await abort(context, exc)
