@@ -44,7 +44,7 @@ def _refused(call: Callable[[], object]) -> tuple[grpc.StatusCode, str]:
     with pytest.raises(grpc.RpcError) as exc:
         call()
     error = exc.value
-    return error.code(), reason_in(error.trailing_metadata())  # type: ignore[attr-defined]
+    return error.code(), reason_in(error.trailing_metadata())
 
 
 def _status(stub: match_pb2_grpc.MatchServiceStub, match_id: str, seat: Seat) -> int:
