@@ -218,7 +218,11 @@ class Api(SeatRoutes):
             match_pb2.GetMatchInfoRequest(match_id=match_id, seat_token=token),
         )
         reply.initial_view.ClearField("json")
-        out = {"info": to_json(reply.info), "initial_view": to_json(reply.initial_view)}
+        out = {
+            "info": to_json(reply.info),
+            "initial_view": to_json(reply.initial_view),
+            "seats": seats_of(reply.seats),  # who plays each seat now
+        }
         return JSONResponse(out)
 
     async def view(self, request: Request) -> Response:
