@@ -4,7 +4,8 @@ With ``FRONTIER_ACCESS=keys`` CreateMatch, AssignSeatBot, ReturnSeat and Abandon
 live host key in the ``x-frontier-host-key`` metadata (UNAUTHENTICATED HOST_KEY_REQUIRED
 without one, PERMISSION_DENIED UNKNOWN_HOST_KEY for an unknown or revoked one), unless an
 anonymous tier is configured: a call without a key is then served within the anonymous
-quotas, counted per client address.  With ``FRONTIER_ACCESS=local`` (one person's laptop) nothing is checked.
+quotas, counted per client address.  With ``FRONTIER_ACCESS=local`` (one person's laptop)
+nothing is checked.
 
 Lookups are cached for ``cache_s`` (2 s by default): a revoked key stops working within
 that time on every orchestrator.  A host past one of its quotas is refused
