@@ -52,6 +52,10 @@ class SeatsMatch(FakeMatch):
             match_pb2.SeatStatusEntry(seat=types_pb2.SEAT_A1, status=match_pb2.SEAT_STATUS_CLAIMED)
         ]
 
+    async def GetMatchInfo(self, request: Any, timeout: float) -> Any:
+        self._record("GetMatchInfo", request)
+        return match_pb2.GetMatchInfoResponse(seats=self._entries())
+
     async def AssignSeatBot(self, request: Any, timeout: float, metadata: Any = ()) -> Any:
         self._record("AssignSeatBot", request)
         self.standin = request.bot if request.replace_player else ""
@@ -134,6 +138,19 @@ def test_the_host_gives_a_persons_seat_to_a_bot_and_back(gateway: Any) -> None:
     assert again.status_code == 409 and again.json()["error"] == "seat_not_played_by_bot"
     assert client.post("/api/matches/m-1/seats/A1/return").status_code == 401
     assert client.post("/api/matches/m-1/seats/Z1/return", headers=host).status_code == 400
+
+
+def test_a_matchs_info_lists_who_plays_each_seat(gateway: Any) -> None:
+    client, match = gateway
+    assert client.get("/api/matches/m-1/info").json()["seats"][0]["status"] == "claimed"
+    client.post(
+        "/api/matches/m-1/seats/A1/bot", json={"replace_player": True}, headers={HOST_HEADER: HOST}
+    )
+    info = client.get("/api/matches/m-1/info").json()
+    assert info["seats"] == [
+        {"seat": "A1", "status": "bot_for_player", "bot": "random", "holder": "claimed"}
+    ]
+    assert [name for name, _ in match.calls].count("GetMatchInfo") == 2
 
 
 def test_create_hands_out_the_host_link(gateway: Any) -> None:
