@@ -245,18 +245,18 @@ async def test_giving_back_stops_the_bot_and_the_pending_decision_stays(
     orch: Orchestrator,
 ) -> None:
     hosted = _hosted(orch)
-    actor = to_act(hosted.state)
-    assert actor is not None
-    token = A1_TOKEN if actor is Seat.A1 else None
-    await orch.seat_links.play_for(MATCH, HOST, actor, "random")
+    assert to_act(hosted.state) is Seat.A1  # the host's seat opens the match
+    session = _Session()
+    hosted.attach(Seat.A1, session)
+    await orch.seat_links.play_for(MATCH, HOST, Seat.A1, "random")
     version = hosted.state.version
-    await orch.seat_links.give_back(MATCH, HOST, actor)
-    assert "standins" in _bus(orch).record and _bus(orch).record["standins"] == {}
-    assert automatic(hosted, actor) is None
-    check_not_taken_over(hosted, actor)  # the person may act again
-    assert hosted.state.version == version and to_act(hosted.state) is actor
-    if token:
-        assert orch.seat_for(hosted, token) is actor
+    await orch.seat_links.give_back(MATCH, HOST, Seat.A1)
+    assert _bus(orch).record["standins"] == {}
+    assert automatic(hosted, Seat.A1) is None
+    check_not_taken_over(hosted, Seat.A1)  # the person may act again
+    assert hosted.state.version == version and to_act(hosted.state) is Seat.A1
+    assert orch.seat_for(hosted, A1_TOKEN) is Seat.A1
+    assert session.poked == 2  # its bot stream is asked for the open decision again
 
 
 async def test_giving_back_a_taken_over_seat_clears_the_takeover_durably(
