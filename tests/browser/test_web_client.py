@@ -141,7 +141,7 @@ def _check_no_secret_left_the_seat(
     created = [body for url, body in payloads if url.endswith("/api/matches") and "invites" in body]
     assert [i["seat"] for i in created[0]["invites"]] == ["A1"]
     # the seat token the claim returned is kept by the page, not in its address
-    token = page.evaluate(f"sessionStorage.getItem('frontier.token.{match_id}')")
+    token = page.evaluate(f"localStorage.getItem('frontier.seat.{match_id}.A1')")
     assert token and token not in page.url
     secrets = [token, created[0]["invites"][0]["invite_code"]]
     secrets.append(created[0]["host_token"])

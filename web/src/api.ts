@@ -1,8 +1,9 @@
 // The browser API's client: JSON calls and the server-sent event stream.  A seat token (and
-// the host token of a match this tab created) is kept in sessionStorage (per match) and sent
-// in a header, never in a URL.  Every call carries CLIENT_HEADER: the gateway lets a request
-// without Origin or Referer change something only with it, and no other site's page can send
-// it (a custom header needs a CORS preflight, which the gateway never grants).
+// the host token of a match) is kept in localStorage, per match and seat, so that a new tab
+// of the same browser finds it (/play?match=ID), and is sent in a header, never in a URL.
+// Every call carries CLIENT_HEADER: the gateway lets a request without Origin or Referer
+// change something only with it, and no other site's page can send it (a custom header
+// needs a CORS preflight, which the gateway never grants).
 
 export const TOKEN_HEADER = 'X-Frontier-Seat-Token';
 export const HOST_HEADER = 'X-Frontier-Host-Token';
@@ -28,25 +29,51 @@ export class ApiError extends Error {
   }
 }
 
-export function tokenFor(matchId: string): string {
-  return sessionStorage.getItem(`frontier.token.${matchId}`) ?? '';
+const ANY_SEAT = 'any'; // a token whose seat the page did not learn (an old #token= link)
+
+function seatItem(matchId: string, seat: string): string {
+  return `frontier.seat.${matchId}.${seat || ANY_SEAT}`;
+}
+
+// The seat a page plays: ?seat=A1 in its address, else the seat this browser took last in
+// the match.
+export function seatFor(matchId: string): string {
+  return new URLSearchParams(location.search).get('seat') ?? localStorage.getItem(`frontier.lastSeat.${matchId}`) ?? '';
+}
+
+export function tokenFor(matchId: string, seat: string = seatFor(matchId)): string {
+  return localStorage.getItem(seatItem(matchId, seat)) ?? '';
+}
+
+export function rememberSeat(matchId: string, seat: string, token: string): void {
+  localStorage.setItem(seatItem(matchId, seat), token);
+  localStorage.setItem(`frontier.lastSeat.${matchId}`, seat || ANY_SEAT);
 }
 
 export function rememberToken(matchId: string, token: string): void {
-  sessionStorage.setItem(`frontier.token.${matchId}`, token);
+  rememberSeat(matchId, seatFor(matchId), token);
 }
 
-// What the host of a match created in this tab keeps: its host token and the open seats'
-// invite codes (the orchestrator returns them once, at creation).
+// What the host of a match keeps: its host token and the open seats' invite codes (the
+// orchestrator returns them once, at creation; a host link brings the token alone).
 export interface Hosted { host_token: string; invites: Record<string, string> }
 
 export function hostedMatch(matchId: string): Hosted | null {
-  const raw = sessionStorage.getItem(`frontier.host.${matchId}`);
+  const raw = localStorage.getItem(`frontier.host.${matchId}`);
   return raw ? JSON.parse(raw) as Hosted : null;
 }
 
 export function rememberHosted(matchId: string, hosted: Hosted): void {
-  sessionStorage.setItem(`frontier.host.${matchId}`, JSON.stringify(hosted));
+  localStorage.setItem(`frontier.host.${matchId}`, JSON.stringify(hosted));
+}
+
+// Links that carry a secret in the fragment, which browsers never send to a server.
+export function seatLink(matchId: string, token: string): string {
+  return `${location.origin}/play?match=${encodeURIComponent(matchId)}#seat=${encodeURIComponent(token)}`;
+}
+
+export function hostLink(matchId: string, hostToken: string): string {
+  return `${location.origin}/match?match=${encodeURIComponent(matchId)}#host=${encodeURIComponent(hostToken)}`;
 }
 
 export async function api<T = any>(path: string, opts: { method?: string; body?: unknown; token?: string; host?: string; hostCall?: boolean } = {}): Promise<T> {

@@ -1,11 +1,12 @@
 // An invite link opened (/join?match=ID#invite=CODE): the code travels in the fragment, which
 // browsers never send to a server; this page posts it to the gateway (ClaimSeat), keeps the
-// seat token it gets back in sessionStorage and goes on to the seat's page.  A link whose seat
+// seat token it gets back in localStorage (per match and seat: any tab of this browser finds
+// it) and goes on to the seat's page, which offers the seat's own link for other devices.  A link whose seat
 // is taken already gets a page that says so, and where to watch instead.  The tab that
 // created the match sends its host token with the claim: the server then asks it to confirm
 // (an invite is meant for another player), and a confirmed claim makes the seat the host's.
 
-import { api, ApiError, hostedMatch, rememberToken, tokenFor } from './api';
+import { api, ApiError, hostedMatch, rememberSeat, tokenFor } from './api';
 import { html } from './svg';
 
 const CLAIMED = 'frontier.claimed.';
@@ -14,9 +15,10 @@ export async function joinPage(root: HTMLElement): Promise<void> {
   const matchId = new URLSearchParams(location.search).get('match') ?? '';
   const code = new URLSearchParams(location.hash.slice(1)).get('invite') ?? '';
   history.replaceState(null, '', location.pathname + location.search); // the secret leaves the address bar
-  // This tab claimed this very link before (a reload, the back button): its seat is ours.
-  if (code && sessionStorage.getItem(CLAIMED + matchId) === code && tokenFor(matchId)) {
-    location.replace(`/play?match=${encodeURIComponent(matchId)}`);
+  // This browser claimed this very link before (a reload, the back button): its seat is ours.
+  const seat = localStorage.getItem(CLAIMED + matchId + '.' + code) ?? '';
+  if (code && seat && tokenFor(matchId, seat)) {
+    location.replace(playPath(matchId, seat));
     return;
   }
   if (!matchId || !code) {
@@ -33,9 +35,9 @@ async function claim(root: HTMLElement, matchId: string, code: string, allowHost
     const claimed = await api(`/api/matches/${encodeURIComponent(matchId)}/claim`, {
       method: 'POST', body: { invite_code: code, allow_host_claim: allowHostClaim }, host,
     });
-    rememberToken(matchId, claimed.token);
-    sessionStorage.setItem(CLAIMED + matchId, code);
-    location.replace(`/play?match=${encodeURIComponent(matchId)}`);
+    rememberSeat(matchId, claimed.seat, claimed.token);
+    localStorage.setItem(CLAIMED + matchId + '.' + code, claimed.seat);
+    location.replace(playPath(matchId, claimed.seat));
   } catch (e) {
     const err = e as ApiError;
     if (err.error === 'host_claim_refused') {
@@ -50,6 +52,10 @@ async function claim(root: HTMLElement, matchId: string, code: string, allowHost
     };
     root.replaceChildren(failure(why[err.error] ?? 'The seat could not be claimed.', err.message, matchId));
   }
+}
+
+function playPath(matchId: string, seat: string): string {
+  return `/play?match=${encodeURIComponent(matchId)}&seat=${encodeURIComponent(seat)}`;
 }
 
 // The host opened one of its own invite links: it takes the seat only if it says so, since

@@ -1,8 +1,11 @@
-// The lobby: the hosted matches with who plays each seat (open / bot / taken, from the
-// orchestrator), and a form to create one (lineup, rounds, clock, which seats the server's
-// bots play).  Every other seat is open: it gets an invite link to hand to its player.
+// The lobby: the hosted matches with who plays each seat (open, a bot, the host, an
+// invitee, a bot playing for one of them, from the orchestrator), and a form to create one
+// (lineup, rounds, clock, which seats the server's bots play).  Every other seat is open: it
+// gets an invite link to hand to its player.  The creator gets the host link, which manages
+// the match from any browser.
 
-import { api, hostedMatch, hostKey, rememberHostKey, rememberHosted } from './api';
+import { api, hostedMatch, hostKey, hostLink, rememberHostKey, rememberHosted } from './api';
+import { SeatEntry, seatWords } from './links';
 import { html } from './svg';
 
 const SEATS = ['A1', 'B1', 'A2', 'B2', 'A3', 'B3'];
@@ -50,7 +53,9 @@ export async function lobby(root: HTMLElement): Promise<void> {
       const invites: Record<string, string> = {};
       for (const i of reply.invites) invites[i.seat] = i.invite_code;
       rememberHosted(reply.match_id, { host_token: reply.host_token, invites });
-      created.replaceChildren(html('p', {}, `Match ${reply.match_id} created. `, html('a', { href: `/match?match=${reply.match_id}`, id: 'watch-link' }, 'Watch it')));
+      created.replaceChildren(html('p', {}, `Match ${reply.match_id} created. `, html('a', { href: `/match?match=${reply.match_id}`, id: 'watch-link' }, 'Watch it')),
+        html('p', {}, 'Host link (manage this match from any device; keep it secret): ',
+          html('a', { href: hostLink(reply.match_id, reply.host_token), id: 'created-host-link' }, 'host link')));
       for (const i of reply.invites) {
         created.append(html('p', {}, `Seat ${i.seat}: `, html('a', { href: inviteLink(reply.match_id, i.invite_code), class: 'seat-link', 'data-seat': i.seat }, 'invite link'),
           ' — open it to play this seat yourself (you will be asked to confirm), or send it to its player (it works once)'));
@@ -94,37 +99,34 @@ async function listMatches(list: HTMLElement, pageToken = ''): Promise<void> {
   }
 }
 
-// Each seat as the orchestrator reports it; the host of the match (this tab created it) also
-// gets each open seat's invite link and a button that gives the seat to a bot.
+// Each seat as the orchestrator reports it; the host of the match (this browser created it
+// or opened its host link) also gets each open seat's invite link and the host's buttons: an
+// open seat or a person's to a bot, a bot playing for a person back to that person.
 function seatCell(m: any, hosted: ReturnType<typeof hostedMatch>, running: boolean, list: HTMLElement): HTMLElement {
   const cell = html('td', { class: 'seats' });
-  for (const s of m.seats as { seat: string; status: string; bot: string }[]) {
+  for (const s of m.seats as SeatEntry[]) {
     const item = html('span', { class: `seat seat-${s.status}`, 'data-seat': s.seat, 'data-status': s.status }, `${s.seat} ${seatWords(s)}`);
+    const path = `/api/matches/${m.match_id}/seats/${s.seat}`;
     const code = hosted?.invites[s.seat];
     if (s.status === 'open' && code && running && hosted) {
-      item.append(' ', html('a', { href: inviteLink(m.match_id, code), class: 'invite' }, 'invite link'), ' ',
-        hostButton('bot', 'give to a bot', `/api/matches/${m.match_id}/seats/${s.seat}/bot`, hosted, list));
+      item.append(' ', html('a', { href: inviteLink(m.match_id, code), class: 'invite' }, 'invite link'));
+    }
+    if (running && hosted) {
+      if (s.status === 'open') item.append(' ', hostButton('bot', 'give to a bot', `${path}/bot`, hosted, list));
+      if (['host', 'claimed', 'taken_over'].includes(s.status)) {
+        item.append(' ', hostButton('bot', 'give to a bot', `${path}/bot`, hosted, list, { replace_player: true }));
+      }
+      if (s.status === 'bot_for_player' || s.status === 'taken_over') item.append(' ', hostButton('return', 'give back', `${path}/return`, hosted, list));
     }
     cell.append(item, ' ');
   }
   return cell;
 }
 
-// Who plays a seat, in words: the gateway's status names (web/api.py), an unknown one as is.
-function seatWords(s: { status: string; bot: string }): string {
-  const words: Record<string, string> = {
-    bot: `bot (${s.bot})`,
-    host: 'the host',
-    claimed: 'claimed',
-    taken_over: `taken over by the bot (${s.bot})`,
-  };
-  return words[s.status] ?? s.status;
-}
-
-function hostButton(kind: string, label: string, path: string, hosted: { host_token: string }, list: HTMLElement): HTMLElement {
+function hostButton(kind: string, label: string, path: string, hosted: { host_token: string }, list: HTMLElement, body: object = {}): HTMLElement {
   const b = html('button', { type: 'button', class: `host-${kind}` }, label);
   b.addEventListener('click', async () => {
-    try { await api(path, { method: 'POST', body: {}, host: hosted.host_token }); await listMatches(list); }
+    try { await api(path, { method: 'POST', body, host: hosted.host_token }); await listMatches(list); }
     catch (e) { b.replaceWith(html('span', { class: 'error', role: 'alert' }, (e as Error).message)); }
   });
   return b;

@@ -42,8 +42,8 @@ def checked(
 
 
 def check_not_taken_over(hosted: HostedMatch, seat: Seat) -> None:
-    """Refuse a seat's own command once the match ended (finished or abandoned), or once
-    the built-in bot plays the seat."""
+    """Refuse a seat's own command once the match ended (finished or abandoned), or while
+    the built-in bot plays the seat (the host gave it to the bot, or it took it over)."""
     if hosted.abandoned:
         raise ServiceError(
             grpc.StatusCode.FAILED_PRECONDITION,
@@ -55,6 +55,14 @@ def check_not_taken_over(hosted: HostedMatch, seat: Seat) -> None:
             grpc.StatusCode.FAILED_PRECONDITION,
             f"the match is over (winner: {hosted.state.winner})",
             "MATCH_OVER",
+        )
+    if seat.value in hosted.seats.standins:
+        raise ServiceError(
+            grpc.StatusCode.FAILED_PRECONDITION,
+            f"the host gave seat {seat.value} to the built-in bot "
+            f"{hosted.seats.standins[seat.value]!r}: its token acts again once the host "
+            "gives it back",
+            "SEAT_PLAYED_BY_BOT",
         )
     if hosted.clock_of(seat).taken_over:
         raise ServiceError(

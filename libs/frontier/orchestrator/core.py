@@ -11,6 +11,8 @@ acts on it:
 * :class:`.decisions.Decisions` (``decisions``): the open decision, bot answers and the
   referee's automatic answers;
 * :class:`.seating.Seating` (``seating``): open seats, their claims and the host's powers;
+* :class:`.seat_links.SeatLinks` (``seat_links``): reissued seat tokens, and the bot the
+  host lets play a person's seat until it gives it back;
 * :mod:`.history`: watching, seat replays and the event history; an ended match's replays
   are computed once per reader and kept (:class:`.replay_cache.ReplayCache`, ``replays``).
 """
@@ -44,6 +46,7 @@ from .hosted_match import HostedMatch, SubmitResult
 from .leases import Leases
 from .match_host import MatchHost
 from .replay_cache import ReplayCache
+from .seat_links import SeatLinks
 from .seating import Seating
 from .spectators import Watchers, WatchLimits, reply_for, spectate
 from .write_path import WritePath
@@ -85,6 +88,7 @@ class Orchestrator:
             self.commits, self.host.is_hosted, lambda: self.host.draining, bots, access
         )
         self.seating = Seating(bus, self.host, self.commits, self.decisions)
+        self.seat_links = SeatLinks(bus, self.host, self.seating, self.decisions)
         self.replays = ReplayCache()  # ended matches' replays, computed once
         self.watchers = Watchers(watch_limits or WatchLimits())  # caps, spectators' feeds
 
@@ -121,6 +125,14 @@ class Orchestrator:
                 "the host token acts for no seat (it manages the match and sees what a "
                 "spectator sees)",
                 "HOST_CANNOT_ACT",
+                about("seat_token"),
+            )
+        if seat is None and token_hash(token) in hosted.seats.retired:
+            raise ServiceError(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "this seat token was replaced by a newer one: ask the seat's player or the "
+                "match's host for the new link",
+                "TOKEN_REISSUED",
                 about("seat_token"),
             )
         if seat is None:
@@ -217,9 +229,12 @@ class Orchestrator:
                 ):
                     yield reply
                 return
+            held = token_hash(token)
             async for seq, event, record in history.watch(
                 self.bus, hosted, viewer, from_version, lambda: self.draining, moved
             ):
+                if held not in hosted.seat_by_token_hash:  # reissued: the old token reads no more
+                    self.seat_for(hosted, token)
                 yield reply_for(match_id, seq, event_to_proto(event), record)
 
     async def export_replay(self, match_id: str, token: str) -> str:

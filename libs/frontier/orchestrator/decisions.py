@@ -63,7 +63,8 @@ _KIND = {
 
 def automatic(hosted: HostedMatch, seat: Seat) -> AnsweredBy | None:
     """Who answers ``seat``'s open decision without waiting for its client, if anyone."""
-    if hosted.clock_of(seat).taken_over or seat.value in hosted.seats.bots:
+    seats = hosted.seats
+    if hosted.clock_of(seat).taken_over or seat.value in seats.bots or seat.value in seats.standins:
         return referee.BUILT_IN_BOT
     state = hosted.state
     pending = state.decisions[0] if state.decisions else None
@@ -158,6 +159,7 @@ class Decisions:
             or any(hosted.standing.values())
             or any(c.taken_over for c in hosted.clocks.values())
             or bool(hosted.seats.bots)
+            or bool(hosted.seats.standins)
         )
         if needed:
             hosted.start_referee(asyncio.ensure_future(self._referee(hosted)))
@@ -264,8 +266,10 @@ def _still_open(hosted: HostedMatch, version: int, seat: Seat, by: AnsweredBy) -
 
 
 def bot_name(hosted: HostedMatch, seat: Seat) -> str:
-    """The built-in bot that plays ``seat``: its bot seat's, else the takeover bot."""
-    return hosted.seats.bots.get(seat.value, hosted.clock.takeover_bot)
+    """The built-in bot that plays ``seat``: its bot seat's, else the one the host chose to
+    play for its person, else the takeover bot."""
+    seats = hosted.seats
+    return seats.bots.get(seat.value) or seats.standins.get(seat.value) or hosted.clock.takeover_bot
 
 
 def bot_seed(match_id: str, version: int, seat: Seat) -> int:

@@ -1,10 +1,11 @@
 """Who may host: host keys checked on the host calls, and each host's quotas.
 
-With ``FRONTIER_ACCESS=keys`` CreateMatch, AssignSeatBot and AbandonMatch need a live host
-key in the ``x-frontier-host-key`` metadata (UNAUTHENTICATED HOST_KEY_REQUIRED without one,
-PERMISSION_DENIED UNKNOWN_HOST_KEY for an unknown or revoked one), unless an anonymous tier
-is configured: a call without a key is then served within the anonymous quotas, counted per
-client address.  With ``FRONTIER_ACCESS=local`` (one person's laptop) nothing is checked.
+With ``FRONTIER_ACCESS=keys`` CreateMatch, AssignSeatBot, ReturnSeat and AbandonMatch need a
+live host key in the ``x-frontier-host-key`` metadata (UNAUTHENTICATED HOST_KEY_REQUIRED
+without one, PERMISSION_DENIED UNKNOWN_HOST_KEY for an unknown or revoked one), unless an
+anonymous tier is configured: a call without a key is then served within the anonymous
+quotas, counted per client address.  With ``FRONTIER_ACCESS=local`` (one person's laptop)
+nothing is checked.
 
 Lookups are cached for ``cache_s`` (2 s by default): a revoked key stops working within
 that time on every orchestrator.  A host past one of its quotas is refused

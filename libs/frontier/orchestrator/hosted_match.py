@@ -272,6 +272,22 @@ class HostedMatch:
         self.seats.claimed.add(code_hash)
         self.seats.bots[seat.value] = bot
 
+    def replace_token(self, seat: Seat, token_hash: str) -> None:
+        """``token_hash`` is ``seat``'s only token now; its old ones are retired."""
+        for old in [h for h, s in self.seat_by_token_hash.items() if s == seat.value]:
+            del self.seat_by_token_hash[old]
+            self.seats.retired[old] = seat.value
+        self.seat_by_token_hash[token_hash] = seat.value
+
+    def play_for(self, seat: Seat, bot: str) -> None:
+        """The built-in ``bot`` plays the person's ``seat`` until it is given back."""
+        self.seats.standins[seat.value] = bot
+
+    def give_back(self, seat: Seat, clock: SeatClock) -> None:
+        """``seat`` is its person's again, its clock ``clock`` (no takeover)."""
+        self.seats.standins.pop(seat.value, None)
+        self.clocks[seat] = clock
+
     def start_referee(self, task: asyncio.Task[None]) -> None:
         """``task`` is the match's referee from now on."""
         self.referee = task

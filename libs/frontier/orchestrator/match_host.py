@@ -144,9 +144,10 @@ class MatchHost:
 
     def hosted_by(self, host_id: str) -> tuple[int, int]:
         """The unfinished matches of ``host_id`` on this orchestrator (with those being
-        created) and their bot seats."""
+        created) and their bot seats (a bot playing a person's seat counts as one)."""
         mine = [h for h in self.matches.values() if h.host_id == host_id and not h.ended]
-        return len(mine) + self._creating_by.get(host_id, 0), sum(len(h.seats.bots) for h in mine)
+        bots = sum(len(h.seats.bots) + len(h.seats.standins) for h in mine)
+        return len(mine) + self._creating_by.get(host_id, 0), bots
 
     def _reserve_slot(self) -> None:
         """Count one more match being created, or refuse it at the cap.
@@ -422,7 +423,7 @@ class MatchHost:
                     record = await self.bus.get_match(match_id) or {}
                     clock = record.get("clock")
                     clocked = isinstance(clock, dict) and ClockConfig.from_record(clock).enabled
-                    if not clocked and not record.get("bots"):
+                    if not clocked and not record.get("bots") and not record.get("standins"):
                         continue
                 await self.get(match_id)
             except NotOwner:

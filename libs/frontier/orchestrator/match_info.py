@@ -18,6 +18,7 @@ from frontier.wire.view import view_to_proto
 
 from .core import Orchestrator
 from .hosted_match import HostedMatch
+from .match_summary import seat_statuses
 from .seat_records import seat_record
 
 
@@ -47,7 +48,10 @@ async def match_info_response(
     initial = view_to_proto(view(initial_state(hosted.config), viewer))
     initial.seed_fixed = hosted.seed_fixed
     return match_pb2.GetMatchInfoResponse(
-        info=info, initial_view=initial, seat_records=seat_records(hosted, viewer)
+        info=info,
+        initial_view=initial,
+        seat_records=seat_records(hosted, viewer),
+        seats=seat_statuses(hosted.state.order, hosted.seats, hosted.taken_over()),
     )
 
 

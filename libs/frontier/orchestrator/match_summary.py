@@ -9,6 +9,7 @@ from frontier.engine import Seat, Team
 from frontier.engine.state import State
 from frontier.store.seats import (
     STATUS_BOT,
+    STATUS_BOT_FOR_PLAYER,
     STATUS_CLAIMED,
     STATUS_HOST,
     STATUS_OPEN,
@@ -63,6 +64,7 @@ _SEAT_STATUS = {
     STATUS_BOT: match_pb2.SEAT_STATUS_BOT,
     STATUS_HOST: match_pb2.SEAT_STATUS_HOST,
     STATUS_CLAIMED: match_pb2.SEAT_STATUS_CLAIMED,
+    STATUS_BOT_FOR_PLAYER: match_pb2.SEAT_STATUS_BOT_FOR_PLAYER,
 }
 
 
@@ -76,17 +78,25 @@ def seat_statuses(
     order: tuple[Seat, ...], seats: SeatArrangement, bots_in: Mapping[str, str]
 ) -> list[match_pb2.SeatStatusEntry]:
     """Each filled seat's ``SeatStatusEntry`` (match.proto), in turn order; ``bots_in``:
-    the seats the built-in bot took over (too many missed deadlines), with its name."""
+    the seats the built-in bot took over (too many missed deadlines), with its name.  A seat
+    a bot plays for its person names the person (``holder``): the host or a claimer."""
     out = []
     for seat in order:
         status, bot = seats.status(seat.value)
-        if status != STATUS_BOT and seat.value in bots_in:
+        holder = 0
+        if status == STATUS_BOT_FOR_PLAYER:
+            number, holder = _SEAT_STATUS[status], _SEAT_STATUS[seats.holder(seat.value)]
+        elif status != STATUS_BOT and seat.value in bots_in:
             number, bot = match_pb2.SEAT_STATUS_TAKEN_OVER, bots_in[seat.value]
+            holder = _SEAT_STATUS[seats.holder(seat.value)]
         else:
             number = _SEAT_STATUS[status]
         out.append(
             match_pb2.SeatStatusEntry(
-                seat=types_pb2.Seat.ValueType(enum_to_proto(seat)), status=number, bot=bot
+                seat=types_pb2.Seat.ValueType(enum_to_proto(seat)),
+                status=number,
+                bot=bot,
+                holder=match_pb2.SeatStatus.ValueType(holder),
             )
         )
     return out

@@ -9,7 +9,9 @@ UNAVAILABLE, so a request never bounces around and the client simply retries.
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, TypeVar
 
 import grpc
 
@@ -26,7 +28,10 @@ from frontier.runtime.telemetry import grpc_client_interceptors
 from frontier.runtime.tls import aio_channel
 from frontier.v1 import bot_pb2_grpc, match_pb2_grpc
 
+from .hosted_match import NotOwner
+
 FORWARDED = "x-frontier-forwarded"
+R = TypeVar("R")
 
 
 class Peers:
@@ -100,3 +105,23 @@ def refuse_second_hop(context: GrpcContext) -> None:
             grpc.StatusCode.UNAVAILABLE,
             "the match is changing orchestrators; retry with the same command id",
         )
+
+
+class Routed(Protocol):
+    """A servicer whose calls may be forwarded: it holds the peers."""
+
+    peers: Peers
+
+
+def routed(method: Callable[..., Awaitable[R]]) -> Callable[..., Awaitable[R]]:
+    """Serve locally, or forward to the orchestrator that owns the match (NotOwner)."""
+
+    @functools.wraps(method)
+    async def wrapper(self: Routed, request: Any, context: GrpcContext) -> R:
+        try:
+            return await method(self, request, context)
+        except NotOwner as exc:
+            reply: R = await self.peers.unary(exc.address, method.__name__, request, context)
+            return reply
+
+    return wrapper

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import functools
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator, Iterable
 
 import grpc
 
@@ -17,7 +15,6 @@ from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 from frontier.wire.convert import (
     WireError,
     command_from_proto,
-    enum_from_proto,
     enum_to_proto,
 )
 
@@ -27,9 +24,10 @@ from .hosted_match import NotOwner, valid_id
 from .legal_cache import field_tag
 from .match_info import game_data_response, match_info_response
 from .match_summary import seat_statuses
-from .peers import FORWARDED, Peers, peer_failure, refuse_second_hop
+from .peers import FORWARDED, Peers, peer_failure, refuse_second_hop, routed
 from .referee import ClockConfig, InvalidClock
 from .replies import reply_envelopes, view_message
+from .seat_rpcs import SeatRpcs, require_match_id, seat_from_proto
 from .seating import bot_name
 from .turns import watch_turns
 
@@ -40,23 +38,8 @@ _COMMANDS_TAG = field_tag(match_pb2.ListLegalCommandsResponse.COMMANDS_FIELD_NUM
 _NEXT_LEGAL_TAG = field_tag(match_pb2.SubmitCommandResponse.NEXT_LEGAL_FIELD_NUMBER)
 
 
-R = TypeVar("R")
-
-
 def _seat_proto(seat: Seat | None) -> types_pb2.Seat.ValueType:
     return types_pb2.Seat.ValueType(enum_to_proto(seat) if seat is not None else 0)
-
-
-def _seat_from_proto(number: int, field: str = "seat") -> Seat:
-    try:
-        return enum_from_proto(Seat, number)
-    except WireError:
-        raise ServiceError(
-            grpc.StatusCode.INVALID_ARGUMENT,
-            f"seat {number} is not a seat",
-            "MALFORMED",
-            about(field),
-        ) from None
 
 
 _SEAT_MODES = {
@@ -74,7 +57,7 @@ def seat_setup_from_proto(
     for an unknown seat or mode, a seat listed twice, or a bot name where none belongs."""
     out: dict[Seat, tuple[str, str]] = {}
     for entry in entries:
-        seat = _seat_from_proto(entry.seat, "seat_setup.seat")
+        seat = seat_from_proto(entry.seat, "seat_setup.seat")
         mode = _SEAT_MODES.get(entry.mode)
         if mode is None:
             raise ServiceError(
@@ -111,13 +94,6 @@ def _command_of(message: types_pb2.Command) -> Command:
         ) from None
 
 
-def _require_match_id(match_id: str) -> None:
-    if not match_id:
-        raise ServiceError(
-            grpc.StatusCode.INVALID_ARGUMENT, "match_id is required", "MALFORMED", about("match_id")
-        )
-
-
 def policy_from_proto(number: int) -> StandingPolicy:
     """A wire StandingPolicy as the engine-side enum; INVALID_ARGUMENT for 0 or unknown."""
     known = number in _POLICY_NUMBERS
@@ -148,21 +124,7 @@ def _answers_message(answers: dict[str, StandingPolicy]) -> list[match_pb2.Stand
     ]
 
 
-def routed(method: Callable[..., Awaitable[R]]) -> Callable[..., Awaitable[R]]:
-    """Serve locally, or forward to the orchestrator that owns the match (NotOwner)."""
-
-    @functools.wraps(method)
-    async def wrapper(self: MatchServicer, request: Any, context: GrpcContext) -> R:
-        try:
-            return await method(self, request, context)
-        except NotOwner as exc:
-            reply: R = await self.peers.unary(exc.address, method.__name__, request, context)
-            return reply
-
-    return wrapper
-
-
-class MatchServicer(match_pb2_grpc.MatchServiceServicer):
+class MatchServicer(SeatRpcs, match_pb2_grpc.MatchServiceServicer):
     def __init__(self, core: Orchestrator, peers: Peers) -> None:
         self.core = core
         self.peers = peers
@@ -221,7 +183,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     async def ClaimSeat(
         self, request: match_pb2.ClaimSeatRequest, context: GrpcContext
     ) -> match_pb2.ClaimSeatResponse:
-        _require_match_id(request.match_id)
+        require_match_id(request.match_id)
         seat, token = await self.core.seating.claim_seat(
             request.match_id, request.invite_code, request.host_token, request.allow_host_claim
         )
@@ -235,11 +197,14 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         self, request: match_pb2.AssignSeatBotRequest, context: GrpcContext
     ) -> match_pb2.AssignSeatBotResponse:
         host = await self._host(context)
-        _require_match_id(request.match_id)
-        seat = _seat_from_proto(request.seat)
-        await self.core.seating.assign_bot(
-            request.match_id, request.host_token, seat, request.bot, host
+        require_match_id(request.match_id)
+        seat = seat_from_proto(request.seat)
+        assign = (
+            self.core.seat_links.play_for
+            if request.replace_player
+            else self.core.seating.assign_bot
         )
+        await assign(request.match_id, request.host_token, seat, request.bot, host)
         hosted = await self.core.get(request.match_id)
         return match_pb2.AssignSeatBotResponse(
             seats=seat_statuses(hosted.state.order, hosted.seats, hosted.taken_over())
@@ -251,7 +216,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         self, request: match_pb2.AbandonMatchRequest, context: GrpcContext
     ) -> match_pb2.AbandonMatchResponse:
         await self._host(context)  # any live host key (the host token names the match)
-        _require_match_id(request.match_id)
+        require_match_id(request.match_id)
         version = await self.core.seating.abandon(request.match_id, request.host_token)
         return match_pb2.AbandonMatchResponse(version=version)
 
@@ -307,7 +272,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     async def GetView(
         self, request: match_pb2.GetViewRequest, context: GrpcContext
     ) -> match_pb2.GetViewResponse:
-        _require_match_id(request.match_id)
+        require_match_id(request.match_id)
         hosted = await self.core.get(request.match_id)
         viewer = self.core.viewer_for(hosted, request.seat_token)
         return match_pb2.GetViewResponse(view=view_message(hosted, viewer))
@@ -317,7 +282,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     async def ListLegalCommands(
         self, request: match_pb2.ListLegalCommandsRequest, context: GrpcContext
     ) -> match_pb2.ListLegalCommandsResponse:
-        _require_match_id(request.match_id)
+        require_match_id(request.match_id)
         hosted = await self.core.get(request.match_id)
         seat = self.core.seat_for(hosted, request.seat_token)
         reply = match_pb2.ListLegalCommandsResponse(version=hosted.state.version)
@@ -329,7 +294,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     async def SubmitCommand(
         self, request: match_pb2.SubmitCommandRequest, context: GrpcContext
     ) -> match_pb2.SubmitCommandResponse:
-        _require_match_id(request.match_id)
+        require_match_id(request.match_id)
         choice = request.WhichOneof("choice")
         if choice is None:
             raise ServiceError(
@@ -366,7 +331,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         self, request: match_pb2.WatchEventsRequest, context: GrpcContext
     ) -> AsyncIterator[match_pb2.WatchEventsResponse]:
         try:
-            _require_match_id(request.match_id)
+            require_match_id(request.match_id)
             try:
                 await self.core.get(request.match_id)
             except NotOwner as exc:
@@ -398,7 +363,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         self, request: match_pb2.WatchTurnsRequest, context: GrpcContext
     ) -> AsyncIterator[match_pb2.WatchTurnsResponse]:
         try:
-            _require_match_id(request.match_id)
+            require_match_id(request.match_id)
             try:
                 hosted = await self.core.get(request.match_id)
             except NotOwner as exc:
@@ -417,6 +382,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
                 lambda: self.core.draining,
                 lambda: not self.core.host.is_hosted(hosted),
             ):
+                self.core.seat_for(hosted, request.seat_token)  # not reissued meanwhile
                 yield turn
         except Exception as exc:
             await abort(context, exc)
@@ -426,7 +392,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     async def SetStandingAnswers(
         self, request: match_pb2.SetStandingAnswersRequest, context: GrpcContext
     ) -> match_pb2.SetStandingAnswersResponse:
-        _require_match_id(request.match_id)
+        require_match_id(request.match_id)
         try:
             answers = validate(
                 [(a.decision_kind, policy_from_proto(a.policy)) for a in request.answers]
@@ -443,7 +409,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     async def GetStandingAnswers(
         self, request: match_pb2.GetStandingAnswersRequest, context: GrpcContext
     ) -> match_pb2.GetStandingAnswersResponse:
-        _require_match_id(request.match_id)
+        require_match_id(request.match_id)
         stored = await self.core.get_standing(request.match_id, request.seat_token)
         return match_pb2.GetStandingAnswersResponse(answers=_answers_message(stored))
 
@@ -452,7 +418,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     async def ExportReplay(
         self, request: match_pb2.ExportReplayRequest, context: GrpcContext
     ) -> match_pb2.ExportReplayResponse:
-        _require_match_id(request.match_id)
+        require_match_id(request.match_id)
         text = await self.core.export_replay(request.match_id, request.seat_token)
         return match_pb2.ExportReplayResponse(json=text)
 
@@ -467,7 +433,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     async def GetMatchInfo(
         self, request: match_pb2.GetMatchInfoRequest, context: GrpcContext
     ) -> match_pb2.GetMatchInfoResponse:
-        _require_match_id(request.match_id)
+        require_match_id(request.match_id)
         hosted = await self.core.get(request.match_id)
         viewer = self.core.viewer_for(hosted, request.seat_token)
         return await match_info_response(self.core, hosted, viewer)

@@ -57,18 +57,8 @@ from frontier.web.inputs import (
     to_json,
     token_of,
 )
+from frontier.web.seat_routes import NO_STORE, SeatRoutes, host_link, seat_name, seats_of
 from frontier.web.watchers import Watchers, WatcherStream
-
-# "taken" stays for SEAT_STATUS_TAKEN, which an older orchestrator sends, and for a value
-# newer than this gateway.
-SEAT_STATUS = {
-    match_pb2.SEAT_STATUS_OPEN: "open",
-    match_pb2.SEAT_STATUS_BOT: "bot",
-    match_pb2.SEAT_STATUS_TAKEN: "taken",
-    match_pb2.SEAT_STATUS_HOST: "host",
-    match_pb2.SEAT_STATUS_CLAIMED: "claimed",
-    match_pb2.SEAT_STATUS_TAKEN_OVER: "taken_over",
-}
 
 
 def seat_setup(filled: list[str], bots: list[str], bot: str) -> list[match_pb2.SeatSetup]:
@@ -83,24 +73,11 @@ def seat_setup(filled: list[str], bots: list[str], bot: str) -> list[match_pb2.S
     ]
 
 
-def seat_name(seat: types_pb2.Seat.ValueType) -> str:
-    return types_pb2.Seat.Name(seat).removeprefix("SEAT_")
-
-
-def seats_of(entries: Any) -> list[dict[str, str]]:
-    """Seat status entries as the lobby reads them: ``{"seat", "status", "bot"}``."""
-    return [
-        {"seat": seat_name(e.seat), "status": SEAT_STATUS.get(e.status, "taken"), "bot": e.bot}
-        for e in entries
-    ]
-
-
 Handler = Callable[[Request], Awaitable[Response]]
-NO_STORE = {"Cache-Control": "no-store"}  # replies that carry a secret
 
 
-class Api:
-    """The routes' handlers over one MatchService stub."""
+class Api(SeatRoutes):
+    """The routes' handlers over one MatchService stub (seat links: :mod:`.seat_routes`)."""
 
     def __init__(
         self,
@@ -184,6 +161,7 @@ class Api:
             "invites": invites,
             "bot_seats": sorted(body.bots),
             "host_token": reply.host_token,
+            "host_link": host_link(reply.match_id, reply.host_token),
         }
         return JSONResponse(out, 201, headers=NO_STORE)
 
@@ -205,7 +183,8 @@ class Api:
         return JSONResponse(out, headers=NO_STORE)
 
     async def assign_bot(self, request: Request) -> Response:
-        """The host gives a still open seat to a built-in bot."""
+        """The host gives a still open seat to a built-in bot, or (``replace_player``) lets
+        the bot play a person's seat until the host gives it back."""
         match_id, seat = match_id_of(request), seat_of(request)
         host = token_of(request, required=True, header=HOST_HEADER)
         body: AssignBotBody = await body_of(request, AssignBotBody)
@@ -214,6 +193,7 @@ class Api:
             host_token=host,
             seat=types_pb2.Seat.Value(f"SEAT_{seat}"),
             bot=body.bot or self.bot,
+            replace_player=body.replace_player,
         )
         reply = await self.call(
             self.stub.AssignSeatBot, assign, host_key_of(request, self.host_key)
@@ -238,7 +218,11 @@ class Api:
             match_pb2.GetMatchInfoRequest(match_id=match_id, seat_token=token),
         )
         reply.initial_view.ClearField("json")
-        out = {"info": to_json(reply.info), "initial_view": to_json(reply.initial_view)}
+        out = {
+            "info": to_json(reply.info),
+            "initial_view": to_json(reply.initial_view),
+            "seats": seats_of(reply.seats),  # who plays each seat now
+        }
         return JSONResponse(out)
 
     async def view(self, request: Request) -> Response:

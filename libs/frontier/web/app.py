@@ -89,6 +89,8 @@ API_ROUTES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("/api/matches/{match_id}/info", "match_info", ("GET",)),
     ("/api/matches/{match_id}/claim", "claim_seat", ("POST",)),
     ("/api/matches/{match_id}/seats/{seat}/bot", "assign_bot", ("POST",)),
+    ("/api/matches/{match_id}/seats/{seat}/return", "return_seat", ("POST",)),
+    ("/api/matches/{match_id}/reissue", "reissue", ("POST",)),
     ("/api/matches/{match_id}/abandon", "abandon", ("POST",)),
     ("/api/matches/{match_id}/view", "view", ("GET",)),
     ("/api/matches/{match_id}/legal", "legal", ("GET",)),

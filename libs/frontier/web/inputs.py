@@ -140,11 +140,13 @@ class ClaimBody(BaseModel):
 
 
 class AssignBotBody(BaseModel):
-    """The host gives an open seat to a built-in bot ("" = the gateway's default bot)."""
+    """The host gives an open seat to a built-in bot ("" = the gateway's default bot), or
+    with ``replace_player`` a seat a person holds, until it gives the seat back."""
 
     model_config = ConfigDict(extra="forbid")
 
     bot: str = Field(default="", max_length=40)
+    replace_player: bool = False
 
 
 class CommandBody(BaseModel):
