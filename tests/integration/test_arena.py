@@ -144,9 +144,7 @@ def test_a_bot_that_leaves_mid_match_is_recorded_and_the_match_finished(
 
     wait_for("the left match on the board", recorded)
     board = stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest(), timeout=10)
-    match = next(
-        m for m in board.recent_matches if any(s.bot_id == bot.bot_id for s in m.seats)
-    )
+    match = next(m for m in board.recent_matches if any(s.bot_id == bot.bot_id for s in m.seats))
     assert match.state == arena_pb2.ARENA_MATCH_STATE_RATED  # the takeover finished it
     entry = next(e for e in board.entries if e.bot_id == bot.bot_id)
     assert entry.matches_left == 1 and entry.matches_played == 1
