@@ -9,6 +9,7 @@ events (a process exiting, the board listing a match), with a deadline only as a
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -21,6 +22,7 @@ import grpc
 import pytest
 
 from frontier.bots.sdk import error_details
+from frontier.cli.main import main
 from frontier.ops.stack import Stack, StackConfig, free_port
 from frontier.v1 import arena_pb2, arena_pb2_grpc
 
@@ -165,3 +167,22 @@ def test_bad_registrations_and_entries_are_refused(arena: ArenaStack) -> None:
         list(stub.Enter(iter([arena_pb2.EnterRequest(hello=hello)]), timeout=10))
     assert unknown.value.code() is grpc.StatusCode.PERMISSION_DENIED
     assert error_details(unknown.value).reason == "UNKNOWN_BOT_KEY"
+
+
+def test_the_command_line_registers_and_reads_the_board(
+    arena: ArenaStack, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = ["--url", arena.address]
+    assert main(["arena", "register", "--name", "delta", "--json", *url]) == 0
+    registered = json.loads(capsys.readouterr().out)
+    assert registered["bot_key"].startswith("fb_")
+    assert main(["arena", "leaderboard", "--json", *url]) == 0
+    board = json.loads(capsys.readouterr().out)
+    assert {"builtin:random", "builtin:greedy"} <= {e["bot_id"] for e in board["entries"]}
+    assert main(["arena", "leaderboard", *url]) == 0
+    table = capsys.readouterr().out
+    assert "alpha" in table and "recent matches:" in table
+    assert main(["arena", "status", *url]) == 0
+    assert "bots present" in capsys.readouterr().out
+    assert main(["arena", "register", "--name", "delta", *url]) == 1
+    assert "BOT_NAME_TAKEN" in capsys.readouterr().err
