@@ -33,6 +33,7 @@ class Stub:
         self.views: dict[str, dict[str, Any]] = {}
         self.taken_over: set[int] = set()
         self.ended = asyncio.Event()
+        self.events: list[match_pb2.WatchEventsResponse] = [match_pb2.WatchEventsResponse()]
 
     async def CreateMatch(self, request: Any, **_: Any) -> match_pb2.CreateMatchResponse:
         self.created.append(request)
@@ -47,8 +48,8 @@ class Stub:
                 raise grpc.aio.AioRpcError(
                     grpc.StatusCode.NOT_FOUND, grpc.aio.Metadata(), grpc.aio.Metadata()
                 )
-            return
-            yield
+            for event in self.events:  # the events themselves do not matter to the arena
+                yield event
 
         return events()
 
