@@ -49,13 +49,16 @@ class Lobby:
         self._present: dict[str, Presence] = {}
         self.changed = asyncio.Event()
 
-    def enter(self, bot_id: str, name: str, capacity: int) -> Presence:
-        """The bot's new presence; an older one of the same bot is closed, and its seats in
-        play stay counted (the same bot plays them, through BotService)."""
+    def enter(
+        self, bot_id: str, name: str, capacity: int, playing: set[str] | None = None
+    ) -> Presence:
+        """The bot's new presence; an older one of the same bot is closed.  ``playing``:
+        the matches it still has a seat in (counted against its capacity: the same bot
+        plays them on, through BotService)."""
         older = self._present.pop(bot_id, None)
-        presence = Presence(bot_id, name, capacity)
+        presence = Presence(bot_id, name, capacity, set(playing or ()))
         if older is not None:
-            presence.seats = older.seats
+            presence.seats |= older.seats
             older.close()
         self._present[bot_id] = presence
         self.changed.set()

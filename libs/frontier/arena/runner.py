@@ -92,7 +92,11 @@ class Arena:
         """Seat the bots whenever one may play, until ``stop``."""
         while not stop.is_set():
             self.lobby.changed.clear()
-            launched = await self.schedule()
+            try:
+                launched = await self.schedule()
+            except Exception:  # NATS away, say: nothing is lost, the loop tries again
+                log.exception("seating failed; again in %g s", self.config.retry_s)
+                launched = False
             wait_s = None if launched else self.config.retry_s
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.lobby.changed.wait(), wait_s)
@@ -148,6 +152,14 @@ class Arena:
         log.info("match %s: %s", created.match_id, plan.lineup)
         return True
 
+    def playing(self, bot_id: str) -> set[str]:
+        """The matches in play in which ``bot_id`` has a seat."""
+        return {
+            match_id
+            for match_id, record in self.in_play.items()
+            if any(seat.bot_id == bot_id for seat in record.seats)
+        }
+
     async def left(self, bot_id: str, match_ids: set[str]) -> None:
         """The bot left while playing ``match_ids``: its seats there are marked left (the
         server's takeover plays them to the end)."""
@@ -189,6 +201,9 @@ class Arena:
                 else:
                     log.info("watching %s: %s; again", record.match_id, exc.code().name)
                     done = False
+            except Exception:  # an unreadable answer: the match stays watched
+                log.exception("watching %s failed; again", record.match_id)
+                done = False
             if done:
                 break
             await asyncio.sleep(self.config.retry_s)
@@ -214,8 +229,12 @@ class Arena:
         )
         taken = {enum_from_proto(Seat, r.seat).value for r in info.seat_records if r.taken_over}
         for seat in record.seats:
-            if seat.seat in taken and seat.bot_id and not seat.builtin:
+            if not seat.bot_id or seat.builtin:
+                continue
+            if seat.seat in taken:
                 seat.left = True
+            elif seat.left and self.lobby.is_present(seat.bot_id):
+                seat.left = False  # its stream broke, but it came back and played on
         return True
 
     async def finish(self, record: MatchResult) -> None:

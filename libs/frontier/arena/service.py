@@ -94,7 +94,7 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
             bot, capacity = await self._hello(requests)
         except Exception as exc:
             await abort(context, exc)
-        presence = self.lobby.enter(bot.bot_id, bot.name, capacity)
+        presence = self.lobby.enter(bot.bot_id, bot.name, capacity, self.arena.playing(bot.bot_id))
         log.info("bot %s (%s) entered, %d seats", bot.bot_id, bot.name, capacity)
         reader = asyncio.create_task(self._read(requests, presence))
         try:

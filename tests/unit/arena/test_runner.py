@@ -172,3 +172,16 @@ def test_the_history_follows_the_board_and_a_plan_lists_its_seats():
     assert [s.seat for s in record.seats] == ["A1", "B1", "A2", "B2", "A3", "B3"]
     assert sum(1 for s in record.seats if s.bot_id == "b1") == 1
     assert history_of(Board()) == {}
+
+
+async def test_a_bot_that_comes_back_and_plays_on_has_not_left(stub: Stub, kv: MemoryKV):
+    lobby = Lobby()
+    presence = lobby.enter("b1", "one", capacity=1)
+    arena = arena_of(stub, kv, lobby)
+    await arena.schedule()
+    await arena.left("b1", lobby.leave(presence))
+    again = lobby.enter("b1", "one", 1, arena.playing("b1"))  # its stream broke; it is back
+    assert again.seats == {"m1"} and lobby.free_entrants() == []
+    await finish(stub, arena, {"m1": {"winner": "A", "scores": {}}})
+    board, _ = await arena.store.board()
+    assert board.entrants["b1"].left == 0 and board.entrants["b1"].played == 1
