@@ -24,7 +24,7 @@ from frontier.v1 import arena_pb2, arena_pb2_grpc, match_pb2_grpc
 from .lobby import Lobby
 from .ratings import RANKED_AFTER
 from .runner import Arena, ArenaConfig
-from .service import ArenaServicer
+from .service import BOTS_PER_KEY, ArenaServicer
 from .store import ArenaStore
 
 NAME = "arena"
@@ -57,6 +57,9 @@ class ArenaSettings(ServiceSettings):
     arena_min_outside: int = Field(default=1, ge=1, description="outside bots a match needs")
     arena_ranked_after: int = Field(
         default=RANKED_AFTER, ge=0, description="rated matches before an entrant is ranked"
+    )
+    arena_bots_per_key: int = Field(
+        default=BOTS_PER_KEY, ge=0, description="bots one host key may register (0: any)"
     )
     arena_decision_budget_ms: int = Field(
         default=5000, ge=1, description="the arena matches' clock: ms per decision"
@@ -109,7 +112,9 @@ async def run(
     channel = aio_channel(settings.orchestrator_url)
     arena = Arena(settings.arena_config(), store, lobby, match_pb2_grpc.MatchServiceStub(channel))
     await arena.resume()
-    servicer = ArenaServicer(arena, store, lobby, host_keys, settings.arena_ranked_after)
+    servicer = ArenaServicer(
+        arena, store, lobby, host_keys, settings.arena_ranked_after, settings.arena_bots_per_key
+    )
     stopping = stop or asyncio.Event()
     loop_task = asyncio.create_task(arena.run(stopping), name="arena-loop")
 

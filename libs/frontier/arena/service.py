@@ -33,6 +33,7 @@ log = logging.getLogger("frontier.arena")
 HEARTBEAT_S = 15.0  # the arena sends a Heartbeat after this long without a message
 HELLO_TIMEOUT_S = 10.0  # a stream without its EnterHello by then ends
 MAX_CAPACITY = 16
+BOTS_PER_KEY = 20  # bots one host key may register (the default)
 STATES = {
     "playing": arena_pb2.ARENA_MATCH_STATE_PLAYING,
     "rated": arena_pb2.ARENA_MATCH_STATE_RATED,
@@ -48,12 +49,14 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
         lobby: Lobby,
         host_keys: HostKeyStore | None,
         ranked_after: int = RANKED_AFTER,
+        bots_per_key: int = BOTS_PER_KEY,
     ) -> None:
         self.arena = arena
         self.store = store
         self.lobby = lobby
         self.host_keys = host_keys  # None: local access, anyone registers
         self.ranked_after = ranked_after
+        self.bots_per_key = bots_per_key  # 0: no limit
 
     @grpc_errors
     async def RegisterBot(
@@ -61,6 +64,16 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
     ) -> arena_pb2.RegisterBotResponse:
         owner = await self._owner(context)
         record, key = new_bot(request.name, request.description, owner)
+        if owner and self.bots_per_key:
+            owned = sum(1 for bot in await self.store.bots() if bot.owner == owner)
+            if owned >= self.bots_per_key:
+                raise ServiceError(
+                    grpc.StatusCode.RESOURCE_EXHAUSTED,
+                    f"this host key registered {owned} bots, its limit (quota arena_bots = "
+                    f"{self.bots_per_key}); ask the operator for more",
+                    "QUOTA_EXCEEDED",
+                    {"quota": "arena_bots", "limit": str(self.bots_per_key)},
+                )
         await self.store.register(record)
         log.info("registered bot %s (%s) for %s", record.bot_id, record.name, owner or "local")
         return arena_pb2.RegisterBotResponse(bot_id=record.bot_id, bot_key=key)

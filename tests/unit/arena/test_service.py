@@ -151,3 +151,19 @@ async def test_a_good_entry_is_welcomed_and_leaving_empties_the_lobby(arena_kv: 
     replies = await enter(service, hello(key, 2))  # the stream ends after the hello
     assert replies[0].welcome.bot_id == record.bot_id and replies[0].welcome.name == "alpha"
     assert service.lobby.present() == []
+
+
+async def test_a_host_key_registers_up_to_its_bots_quota(arena_kv: MemoryKV, keys: HostKeyStore):
+    service = servicer(arena_kv, keys)
+    service.bots_per_key = 2
+    _, key = await keys.create("author", Quotas())
+    for name in ("one", "two"):
+        await service.RegisterBot(arena_pb2.RegisterBotRequest(name=name), Context(key))
+    before = dict(arena_kv.values)
+    with pytest.raises(Aborted) as refused:
+        await service.RegisterBot(arena_pb2.RegisterBotRequest(name="three"), Context(key))
+    assert refused.value.code is grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert refused.value.reason == "QUOTA_EXCEEDED"
+    assert arena_kv.values == before
+    _, other = await keys.create("another", Quotas())  # another key is not affected
+    await service.RegisterBot(arena_pb2.RegisterBotRequest(name="three"), Context(other))
