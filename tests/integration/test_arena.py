@@ -200,3 +200,23 @@ def test_the_command_line_registers_and_reads_the_board(
     assert "bots present" in capsys.readouterr().out
     assert main(["arena", "register", "--name", "delta", *url]) == 1
     assert "BOT_NAME_TAKEN" in capsys.readouterr().err
+
+
+def test_a_player_enters_again_after_the_arena_restarts(arena: ArenaStack) -> None:
+    stub = arena.stub()
+    bot = register(stub, "phoenix")
+
+    def present() -> bool:
+        status = arena.stub().GetArenaStatus(arena_pb2.GetArenaStatusRequest(), timeout=10)
+        return any(b.bot_id == bot.bot_id for b in status.bots)
+
+    proc = arena.player("phoenix", bot.bot_key, "--capacity", "1")
+    try:
+        wait_for("the bot to enter", present)
+        arena.stop()
+        arena.start()
+        wait_for("the bot to enter again", present)
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    wait_for("its matches to end", lambda: settled(arena.stub()))

@@ -23,7 +23,19 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from frontier.bots.sdk import BotClient, Decision, Strategy, make_strategy
+import grpc
+
+from frontier.bots.sdk import (
+    MAX_RECONNECTS,
+    RECONNECT_WAIT_S,
+    RECONNECTABLE,
+    BotClient,
+    BotError,
+    Decision,
+    Strategy,
+    error_details,
+    make_strategy,
+)
 from frontier.engine import Seat
 from frontier.runtime.tls import aio_channel
 from frontier.v1 import arena_pb2, arena_pb2_grpc
@@ -65,65 +77,108 @@ class Leaving:
 
 async def play(options: PlayerOptions) -> int:
     """Enter, play the assigned seats; the number of seats played once ``options.seats``
-    is reached (or the arena ends the stream)."""
-    strategy = make_strategy(options.kind, options.seed)
-    if options.leave_after_decisions:
-        strategy = Leaving(strategy, options.leave_after_decisions)
-    outgoing: asyncio.Queue[arena_pb2.EnterRequest | None] = asyncio.Queue()
-    outgoing.put_nowait(
-        arena_pb2.EnterRequest(
-            hello=arena_pb2.EnterHello(bot_key=options.bot_key, capacity=options.capacity)
-        )
-    )
+    is reached.  A broken Enter stream (the arena restarting, say) is entered again with a
+    backoff, while the seats under way play on; a refusal (a bad key) is a BotError."""
+    return await Player(options).run()
 
-    async def requests() -> AsyncIterator[arena_pb2.EnterRequest]:
-        while (request := await outgoing.get()) is not None:
-            yield request
 
-    played = 0
-    finished = asyncio.Event()
-    tasks: set[asyncio.Task[None]] = set()
+class Player:
+    """One bot in the arena: its Enter stream, entered again when it breaks, and a task
+    per assigned seat."""
 
-    async def seat(assignment: arena_pb2.SeatAssignment) -> None:
-        nonlocal played
-        where = options.orchestrator or assignment.orchestrator_address
-        seat = enum_from_proto(Seat, assignment.seat)
-        client = BotClient(where, assignment.match_id, assignment.seat_token, seat=seat)
-        try:
-            result = await client.play(strategy)
-            log.info("match %s seat %s: winner %s", assignment.match_id, seat, result.winner)
-        except Exception:
-            log.exception("seat %s of %s failed", seat, assignment.match_id)
-        outgoing.put_nowait(
-            arena_pb2.EnterRequest(seat_done=arena_pb2.SeatDone(match_id=assignment.match_id))
-        )
-        played += 1
-        if options.seats and played >= options.seats:
-            finished.set()
+    def __init__(self, options: PlayerOptions) -> None:
+        self.options = options
+        strategy = make_strategy(options.kind, options.seed)
+        if options.leave_after_decisions:
+            strategy = Leaving(strategy, options.leave_after_decisions)
+        self.strategy = strategy
+        self.played = 0
+        self.finished = asyncio.Event()
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.outgoing: asyncio.Queue[arena_pb2.EnterRequest | None] = asyncio.Queue()
 
-    async with aio_channel(options.arena) as channel:
-        call = arena_pb2_grpc.ArenaServiceStub(channel).Enter(requests())
+    async def run(self) -> int:
+        failures = 0
+        async with aio_channel(self.options.arena) as channel:
+            stub = arena_pb2_grpc.ArenaServiceStub(channel)
+            while not self.finished.is_set():
+                try:
+                    welcomed = await self._enter(stub)
+                    failure = "the arena ended the stream"
+                except grpc.aio.AioRpcError as exc:
+                    if exc.code() not in RECONNECTABLE:
+                        details = error_details(exc)
+                        raise BotError(
+                            f"{exc.code().name} {details.reason}: {exc.details()}", details
+                        ) from None
+                    welcomed, failure = False, exc.code().name
+                if self.finished.is_set():
+                    break
+                failures = 0 if welcomed else failures + 1
+                if failures > MAX_RECONNECTS:
+                    raise BotError(f"gave up entering after {MAX_RECONNECTS} tries: {failure}")
+                log.info("out of the arena (%s); entering again", failure)
+                await asyncio.sleep(min(RECONNECT_WAIT_S * 2**failures, 5.0))
+            await asyncio.gather(*self.tasks, return_exceptions=True)
+        return self.played
+
+    async def _enter(self, stub: arena_pb2_grpc.ArenaServiceAsyncStub) -> bool:
+        """One Enter stream, until it ends or enough seats were played; whether the arena
+        welcomed the bot."""
+        outgoing: asyncio.Queue[arena_pb2.EnterRequest | None] = asyncio.Queue()
+        self.outgoing = outgoing
+        hello = arena_pb2.EnterHello(bot_key=self.options.bot_key, capacity=self.options.capacity)
+        outgoing.put_nowait(arena_pb2.EnterRequest(hello=hello))
+
+        async def requests() -> AsyncIterator[arena_pb2.EnterRequest]:
+            while (request := await outgoing.get()) is not None:
+                yield request
+
+        call = stub.Enter(requests())
+        welcomed = False
 
         async def read() -> None:
+            nonlocal welcomed
             async for response in call:
                 which = response.WhichOneof("message")
                 if which == "welcome":
+                    welcomed = True
                     log.info("entered as %s (%s)", response.welcome.name, response.welcome.bot_id)
                 elif which == "assignment":
-                    task = asyncio.create_task(seat(response.assignment))
-                    tasks.add(task)
-                    task.add_done_callback(tasks.discard)
-            finished.set()
+                    task = asyncio.create_task(self._seat(response.assignment))
+                    self.tasks.add(task)
+                    task.add_done_callback(self.tasks.discard)
 
         reader = asyncio.create_task(read())
-        await finished.wait()
-        outgoing.put_nowait(None)
-        call.cancel()
-        reader.cancel()
-        await asyncio.gather(reader, *tasks, return_exceptions=True)
-        if reader.done() and not reader.cancelled() and reader.exception() is not None:
-            raise reader.exception()  # type: ignore[misc]
-    return played
+        done = asyncio.create_task(self.finished.wait())
+        try:
+            await asyncio.wait({reader, done}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            outgoing.put_nowait(None)
+            done.cancel()
+            if not reader.done():
+                call.cancel()
+                reader.cancel()
+            await asyncio.gather(reader, done, return_exceptions=True)
+        if reader.done() and not reader.cancelled() and (failed := reader.exception()):
+            raise failed
+        return welcomed
+
+    async def _seat(self, assignment: arena_pb2.SeatAssignment) -> None:
+        """Play one assigned seat to the end of its match, then say so."""
+        where = self.options.orchestrator or assignment.orchestrator_address
+        seat = enum_from_proto(Seat, assignment.seat)
+        client = BotClient(where, assignment.match_id, assignment.seat_token, seat=seat)
+        try:
+            result = await client.play(self.strategy)
+            log.info("match %s seat %s: winner %s", assignment.match_id, seat, result.winner)
+        except Exception:
+            log.exception("seat %s of %s failed", seat, assignment.match_id)
+        done = arena_pb2.SeatDone(match_id=assignment.match_id)
+        self.outgoing.put_nowait(arena_pb2.EnterRequest(seat_done=done))
+        self.played += 1
+        if self.options.seats and self.played >= self.options.seats:
+            self.finished.set()
 
 
 def parse_args(argv: Sequence[str] | None = None) -> PlayerOptions:
@@ -159,7 +214,11 @@ def parse_args(argv: Sequence[str] | None = None) -> PlayerOptions:
 def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     options = parse_args(argv)
-    played = asyncio.run(play(options))
+    try:
+        played = asyncio.run(play(options))
+    except BotError as exc:
+        print(f"frontier.arena.player: {exc}", file=sys.stderr)
+        return 1
     print(f"played {played} seats", file=sys.stderr)
     return 0
 
