@@ -87,6 +87,7 @@ class Arena:
                 continue
             self._count(record)
             self._watch(record)
+        self.index += len(self.in_play)  # the next match is the one after all of these
 
     async def run(self, stop: asyncio.Event) -> None:
         """Seat the bots whenever one may play, until ``stop``."""

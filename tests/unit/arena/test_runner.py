@@ -155,7 +155,7 @@ async def test_a_restart_forgets_counted_matches_and_watches_the_others(stub: St
     await store.put_match(MatchResult(match_id="m2", lineup="l", seats=seats))
     arena = arena_of(stub, kv)
     await arena.resume()
-    assert list(arena.in_play) == ["m2"]
+    assert list(arena.in_play) == ["m2"] and arena.index == 2  # m1 counted, m2 in play
     assert arena.history == {
         "b1": {"faction:marquise": 2, "team:A": 2},
         "b2": {"faction:marquise": 2, "team:B": 2},
