@@ -11,6 +11,7 @@
     frontier tournament [--matches N] [--lineup L ...] [--bots greedy,random] [--json]
     frontier check-bot --cmd "node mybot.js" [--matches N] [--opponents greedy] [--json]
     frontier keys create --name NAME [--matches-hosted N ...] | list | revoke KEY_ID
+    frontier arena run | register --name NAME | status | leaderboard [--json]
 
 Commands, flags and JSON keys are a public interface (scripts and CI parse them).  Each
 command group is a module of this package that adds its subcommands here; this module only
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from frontier.cli.arena import add_arena_commands
 from frontier.cli.bench import add_bench_commands
 from frontier.cli.bot import add_bot_command
 from frontier.cli.check_bot import add_check_bot_command
@@ -47,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_tournament_command(commands)
     add_check_bot_command(commands)
     add_keys_commands(commands)
+    add_arena_commands(commands)
     return parser
 
 

@@ -91,6 +91,7 @@ SNAPSHOTS_BUCKET = "frontier-snapshots"
 LEASES_BUCKET = "frontier-leases"
 HOST_KEYS_BUCKET = "frontier-host-keys"
 STANDING_BUCKET = "frontier-standing"
+ARENA_BUCKET = "frontier-arena"
 PROBE_SUBJECT = "frontier.probe"  # + ".<orchestrator>": the write path's probes
 DUPLICATE_WINDOW_S = 120.0  # how long a retried publish is recognised (JetStream's default)
 # what JetStream answers (or fails to) while it is still starting: a new cluster has no meta
@@ -364,6 +365,11 @@ class Bus(EventStream):
         """The KV bucket of host keys (store/host_keys.py): kept for ever, whatever the
         matches' retention, since a key outlives every match it hosts."""
         return await self._bucket(HOST_KEYS_BUCKET)
+
+    async def arena_bucket(self) -> KeyValue:
+        """The KV bucket of the bot arena (frontier/arena/store.py): its bots, board and
+        matches in play, kept for ever like the host keys (a board outlives its matches)."""
+        return await self._bucket(ARENA_BUCKET)
 
     async def probe_write(self, who: str) -> None:
         """Store one tiny message in the probe stream (``<stream>_PROBE``, created here if

@@ -1,0 +1,170 @@
+"""The arena's board: ratings with uncertainty per entrant and per entrant x faction, and
+the record of which matches were rated.
+
+Pure data and functions (no I/O): :func:`apply_result` takes a board and one match's
+result and returns the new board, or None when that match was rated before.  The board
+itself carries the ids of the matches it counts (the latest :data:`APPLIED_KEPT`), so the
+arena stores the rating and the "rated" mark in one write and a match is never rated twice,
+whatever crashes between watching its end and storing the board (see store.py).
+
+Ratings are openskill's Plackett-Luce model, team-aware: a match is two teams of three
+ranked by the result (a draw ranks them equal).  A filler seat (the server's bot, no
+entrant) plays with a fresh rating that is never stored.  A bot that left a match before
+its end is rated by the match's result all the same: leaving does not avoid a loss.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from openskill.models import PlackettLuce
+from pydantic import BaseModel, Field
+
+APPLIED_KEPT = 2000  # match ids the board remembers as rated (far more than ever in flight)
+RECENT_KEPT = 50  # finished matches the leaderboard lists
+RANKED_AFTER = 10  # rated matches before an entrant is ranked (the default)
+
+_MODEL = PlackettLuce()
+
+
+class Skill(BaseModel):
+    """One rating: openskill's mean and uncertainty, and the matches it counts."""
+
+    mu: float = _MODEL.mu
+    sigma: float = _MODEL.sigma
+    matches: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative rating (mean minus three uncertainties) the board ranks by."""
+        return self.mu - 3 * self.sigma
+
+
+class EntrantRecord(BaseModel):
+    """An entrant's standing on the board."""
+
+    bot_id: str
+    name: str
+    builtin: bool = False
+    skill: Skill = Field(default_factory=Skill)
+    factions: dict[str, Skill] = Field(default_factory=dict)
+    played: int = 0
+    left: int = 0  # matches it left before their end
+    teams: dict[str, int] = Field(default_factory=dict)  # "A"/"B" -> matches played there
+
+
+class SeatResult(BaseModel):
+    """Who played one seat of a match (``bot_id`` "": a filler) and whether it left."""
+
+    seat: str
+    bot_id: str
+    name: str
+    faction: str
+    builtin: bool = False
+    left: bool = False
+
+
+class MatchResult(BaseModel):
+    """One arena match as the board records it.  ``state``: "playing", "rated" or "void"
+    (ended without a result to rate); ``winner``: "A", "B", "draw" or ""."""
+
+    match_id: str
+    lineup: str
+    seats: list[SeatResult]
+    state: str = "playing"
+    winner: str = ""
+    score_a: int = 0
+    score_b: int = 0
+
+
+class Board(BaseModel):
+    """Every entrant's standing, the recent matches (newest first) and the rated ids."""
+
+    entrants: dict[str, EntrantRecord] = Field(default_factory=dict)
+    recent: list[MatchResult] = Field(default_factory=list)
+    applied: list[str] = Field(default_factory=list)
+
+    def ranked(self, ranked_after: int = RANKED_AFTER) -> list[EntrantRecord]:
+        """The entrants in board order: ranked ones first, each group by conservative
+        rating, best first (then by name, for a stable order)."""
+        return sorted(
+            self.entrants.values(),
+            key=lambda e: (e.played < ranked_after, -e.skill.ordinal, e.name),
+        )
+
+
+def ranks_of(winner: str) -> list[int]:
+    """openskill's ranks of [team A, team B] (lower is better) for a winner."""
+    if winner == "A":
+        return [1, 2]
+    if winner == "B":
+        return [2, 1]
+    if winner == "draw":
+        return [1, 1]
+    raise ValueError(f"a rated match has winner A, B or draw, not {winner!r}")
+
+
+def apply_result(board: Board, result: MatchResult) -> Board | None:
+    """The board with ``result`` counted (a copy), or None if ``result.match_id`` was
+    counted already.  A "void" result is listed but changes no rating; a "rated" one
+    updates every entrant's overall and faction ratings, played and left counts."""
+    if result.match_id in board.applied:
+        return None
+    new = board.model_copy(deep=True)
+    if result.state == "rated":
+        _rate(new, result)
+    elif result.state != "void":
+        raise ValueError(f"only a rated or void match goes on the board, not {result.state!r}")
+    new.applied = [*new.applied, result.match_id][-APPLIED_KEPT:]
+    new.recent = [result, *new.recent][:RECENT_KEPT]
+    return new
+
+
+def _rate(board: Board, result: MatchResult) -> None:
+    ranks = ranks_of(result.winner)
+    rated = [s for s in result.seats if s.bot_id]
+    ids = [s.bot_id for s in rated]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"an entrant plays two seats of match {result.match_id}")
+    for seat in rated:
+        entrant = board.entrants.setdefault(
+            seat.bot_id, EntrantRecord(bot_id=seat.bot_id, name=seat.name, builtin=seat.builtin)
+        )
+        entrant.name = seat.name
+    overall = _update(result, ranks, lambda s: board.entrants[s.bot_id].skill)
+    per_faction = _update(
+        result,
+        ranks,
+        lambda s: board.entrants[s.bot_id].factions.get(s.faction, Skill()),
+    )
+    for seat in rated:
+        entrant = board.entrants[seat.bot_id]
+        entrant.skill = overall[seat.bot_id]
+        entrant.factions[seat.faction] = per_faction[seat.bot_id]
+        entrant.played += 1
+        entrant.left += int(seat.left)
+        team = seat.seat[0]
+        entrant.teams[team] = entrant.teams.get(team, 0) + 1
+
+
+def _update(
+    result: MatchResult, ranks: list[int], skill_of: Callable[[SeatResult], Skill]
+) -> dict[str, Skill]:
+    """One openskill update of both teams; the new skill of each rated seat's entrant."""
+    teams: list[list[object]] = [[], []]
+    owners: list[list[str]] = [[], []]
+    for seat in result.seats:
+        side = 0 if seat.seat.startswith("A") else 1
+        skill = skill_of(seat) if seat.bot_id else Skill()
+        teams[side].append(_MODEL.rating(mu=skill.mu, sigma=skill.sigma))
+        owners[side].append(seat.bot_id)
+    if not teams[0] or not teams[1]:
+        raise ValueError(f"match {result.match_id} lacks a team")
+    counted = {s.bot_id: (skill_of(s).matches if s.bot_id else 0) for s in result.seats}
+    rated = _MODEL.rate(teams, ranks=[float(r) for r in ranks])  # type: ignore[arg-type]
+    new: dict[str, Skill] = {}
+    for side in (0, 1):
+        for bot_id, rating in zip(owners[side], rated[side], strict=True):
+            if bot_id:
+                new[bot_id] = Skill(mu=rating.mu, sigma=rating.sigma, matches=counted[bot_id] + 1)
+    return new

@@ -1,0 +1,1 @@
+"""The bot arena: registration, seating, ratings and the leaderboard (frontier.arena)."""

@@ -1,0 +1,117 @@
+"""The arena's board: a team result moves both teams' ratings, shrinks their uncertainty,
+counts per faction, and is applied once per match id; a void match rates nobody."""
+
+from __future__ import annotations
+
+import pytest
+
+from frontier.arena.ratings import (
+    APPLIED_KEPT,
+    Board,
+    MatchResult,
+    SeatResult,
+    Skill,
+    apply_result,
+)
+
+FACTIONS = {"A1": "marquise", "A2": "eyrie", "A3": "vagabond", "B1": "marquise"}
+FACTIONS |= {"B2": "alliance", "B3": "vagabond"}
+
+
+def result(match_id: str, winner: str, state: str = "rated", **bots: str) -> MatchResult:
+    """A match whose seats are played by ``bots`` (seat -> bot id); other seats are fillers."""
+    seats = [
+        SeatResult(
+            seat=seat, bot_id=bots.get(seat, ""), name=bots.get(seat, "greedy"), faction=faction
+        )
+        for seat, faction in FACTIONS.items()
+    ]
+    return MatchResult(match_id=match_id, lineup="l", seats=seats, state=state, winner=winner)
+
+
+SIX = {"A1": "a1", "A2": "a2", "A3": "a3", "B1": "b1", "B2": "b2", "B3": "b3"}
+
+
+def test_the_winners_rise_the_losers_fall_and_everyone_is_surer():
+    board = apply_result(Board(), result("m1", "A", **SIX))
+    assert board is not None
+    start = Skill()
+    for bot in ("a1", "a2", "a3"):
+        assert board.entrants[bot].skill.mu > start.mu
+    for bot in ("b1", "b2", "b3"):
+        assert board.entrants[bot].skill.mu < start.mu
+    for entrant in board.entrants.values():
+        assert entrant.skill.sigma < start.sigma and entrant.played == 1
+        assert entrant.skill.matches == 1
+
+
+def test_a_match_is_applied_once():
+    match = result("m1", "B", **SIX)
+    once = apply_result(Board(), match)
+    assert once is not None and once.applied == ["m1"]
+    assert apply_result(once, match) is None
+    assert apply_result(once, result("m1", "A", **SIX)) is None  # the id decides, not the text
+
+
+def test_uncertainty_keeps_shrinking_with_matches():
+    board = Board()
+    sigmas = []
+    for i in range(5):
+        board = apply_result(board, result(f"m{i}", "A" if i % 2 else "B", **SIX)) or board
+        sigmas.append(board.entrants["a1"].skill.sigma)
+    assert sigmas == sorted(sigmas, reverse=True) and len(set(sigmas)) == 5
+
+
+def test_a_draw_leaves_equal_teams_where_they_were():
+    board = apply_result(Board(), result("m1", "draw", **SIX))
+    assert board is not None
+    assert board.entrants["a1"].skill.mu == pytest.approx(Skill().mu)
+
+
+def test_faction_ratings_are_kept_per_faction_played():
+    board = apply_result(Board(), result("m1", "A", A2="x", B2="y"))
+    assert board is not None
+    assert set(board.entrants["x"].factions) == {"eyrie"}
+    assert set(board.entrants["y"].factions) == {"alliance"}
+    assert board.entrants["x"].factions["eyrie"].mu > Skill().mu
+    assert board.entrants["x"].teams == {"A": 1}
+
+
+def test_fillers_are_not_on_the_board():
+    board = apply_result(Board(), result("m1", "A", A1="x"))
+    assert board is not None and set(board.entrants) == {"x"}
+
+
+def test_a_void_match_is_listed_and_rates_nobody():
+    board = apply_result(Board(), result("m1", "", state="void", **SIX))
+    assert board is not None
+    assert board.entrants == {} and board.applied == ["m1"] and board.recent[0].state == "void"
+
+
+def test_a_bot_that_left_is_rated_by_the_result_and_counted_as_left():
+    match = result("m1", "B", **SIX)
+    match.seats[0].left = True  # A1, on the losing team
+    board = apply_result(Board(), match)
+    assert board is not None
+    assert board.entrants["a1"].left == 1 and board.entrants["a1"].skill.mu < Skill().mu
+
+
+def test_bad_results_are_refused_and_change_nothing():
+    board = Board()
+    with pytest.raises(ValueError, match="winner"):
+        apply_result(board, result("m1", "C", **SIX))
+    with pytest.raises(ValueError, match="two seats"):
+        apply_result(board, result("m1", "A", A1="x", B1="x"))
+    with pytest.raises(ValueError, match="playing"):
+        apply_result(board, result("m1", "", state="playing"))
+    assert board == Board()
+
+
+def test_the_board_ranks_ranked_entrants_first_and_remembers_a_bounded_history():
+    board = Board()
+    for i in range(3):
+        board = apply_result(board, result(f"m{i}", "A", A1="strong", B1="weak")) or board
+    board = apply_result(board, result("m9", "A", A1="newcomer")) or board
+    ranked = board.ranked(ranked_after=3)
+    assert [e.bot_id for e in ranked] == ["strong", "weak", "newcomer"]
+    assert len(board.applied) <= APPLIED_KEPT
