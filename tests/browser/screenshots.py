@@ -1,0 +1,79 @@
+"""Regenerates the screenshots in docs/ (``make screenshots``): a real stack, Debian's
+chromium, a seeded match with the default lineup (both Vagabonds start in forests) whose
+seat A1 this script plays through the API while the page shows it.
+
+The pictures: the lobby, A1's turn at 1280 px wide, a battle as A1's page shows it (the
+first battle A1 fights, preferring battle commands), the same seat on a 390x844 phone, and
+the finished match in the replay scrubber.  Each is checked not blank (``shots.shoot``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from frontier.ops.stack import Stack, StackConfig, free_port
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.gateway import AT_LEAST, PHONE, play_one, seeded_match
+from tests.browser.shots import shoot
+
+SEED = 7
+
+
+def shoot_all(config: StackConfig, browser: Any, out: Path) -> list[str]:
+    """Every picture; the names of those taken (the battle only if one was reached)."""
+    taken: list[str] = []
+    match_id, token = seeded_match(config, rounds=2, seed=SEED)
+    wide = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = wide.new_page()
+    page.goto(config.web_url)
+    page.wait_for_selector(f"tr[data-match='{match_id}']")
+    taken.append(shoot(page, out, "web-lobby").name)
+    page.goto(f"{config.web_url}play?match={match_id}#token={token}")
+    page.wait_for_selector("#legal button.cmd")
+    taken.append(shoot(page, out, "web-play").name)
+    phone = browser.new_context(**PHONE)
+    small = phone.new_page()
+    small.goto(f"{config.web_url}play?match={match_id}#token={token}")
+    small.wait_for_selector("#legal button.cmd")
+    taken.append(shoot(small, out, "web-phone").name)
+    for _ in range(3000):
+        view = play_one(config, match_id, token, prefer="battle")
+        if view["winner"]:
+            break
+        if view.get("battle") and "web-battle.png" not in taken:
+            page.wait_for_function(AT_LEAST, arg=int(view["version"]))
+            taken.append(shoot(page, out, "web-battle").name)
+    page.wait_for_selector("#winner", timeout=20_000)
+    page.goto(f"{config.web_url}match?match={match_id}")
+    page.wait_for_selector("#winner")
+    page.click("#prev")
+    taken.append(shoot(page, out, "web-spectate").name)
+    wide.close()
+    phone.close()
+    return taken
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("docs"))
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as work:
+        config = StackConfig.ephemeral(
+            Path(work), web_port=free_port(), web_env={"FRONTIER_WEB_BOT_KIND": "greedy"}
+        )
+        with Stack(config), sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                names = shoot_all(config, browser, args.out)
+            finally:
+                browser.close()
+    print("wrote", ", ".join(str(args.out / n) for n in names))
+
+
+if __name__ == "__main__":
+    main()
