@@ -2,9 +2,11 @@
 chromium, a seeded match with the default lineup (both Vagabonds start in forests) whose
 seat A1 this script plays through the API while the page shows it.
 
-The pictures: the lobby, A1's turn at 1280 px wide, a battle as A1's page shows it (the
-first battle A1 fights, preferring battle commands), the same seat on a 390x844 phone, and
-the finished match in the replay scrubber.  Each is checked not blank (``shots.shoot``).
+The pictures: the lobby (web-lobby), A1's first turn at 1280 px wide (web-play), the same
+turn on a 390x844 phone with the board zoomed in (web-phone), a battle as A1's page shows it
+(web-battle: A1 prefers battle commands; taken only if a battle is reached), and the finished
+match one step back in the replay scrubber (web-spectate).  Each is checked not blank
+(``shots.shoot``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 from frontier.ops.stack import Stack, StackConfig, free_port
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.browser.gateway import AT_LEAST, PHONE, play_one, seeded_match
+from tests.browser.gateway import AT_LEAST, PHONE, call, play_one, seeded_match
 from tests.browser.shots import shoot
 
 SEED = 7
@@ -31,14 +33,23 @@ def shoot_all(config: StackConfig, browser: Any, out: Path) -> list[str]:
     page.goto(config.web_url)
     page.wait_for_selector(f"tr[data-match='{match_id}']")
     taken.append(shoot(page, out, "web-lobby").name)
-    page.goto(f"{config.web_url}play?match={match_id}#token={token}")
+    while True:  # A1 plays through setup up to its first turn
+        view = call(config, f"/api/matches/{match_id}/view", token=token)["view"]
+        legal = call(config, f"/api/matches/{match_id}/legal", token=token)["commands"]
+        if view["round"] >= 1 and view["turn_seat"] == "SEAT_A1" and legal:
+            break
+        play_one(config, match_id, token)
+    play = f"{config.web_url}play?match={match_id}#token={token}"
+    page.goto(play)
     page.wait_for_selector("#legal button.cmd")
     taken.append(shoot(page, out, "web-play").name)
     phone = browser.new_context(**PHONE)
     small = phone.new_page()
-    small.goto(f"{config.web_url}play?match={match_id}#token={token}")
+    small.goto(play)
     small.wait_for_selector("#legal button.cmd")
-    taken.append(shoot(small, out, "web-phone").name)
+    small.click("button[aria-label='zoom in']")
+    taken.append(shoot(small, out, "web-phone", full_page=False).name)
+    phone.close()
     for _ in range(3000):
         view = play_one(config, match_id, token, prefer="battle")
         if view["winner"]:
@@ -52,7 +63,6 @@ def shoot_all(config: StackConfig, browser: Any, out: Path) -> list[str]:
     page.click("#prev")
     taken.append(shoot(page, out, "web-spectate").name)
     wide.close()
-    phone.close()
     return taken
 
 

@@ -51,11 +51,10 @@ export function drawClearing(c: any, p: Place, suit: string, board: Board, vc: a
   const slots = Number(c.slots ?? 0);
   const open = vc ? Number(vc.open_slots ?? 0) : slots;
   for (let i = 0; i < slots; i++) {
-    g.append(svg('rect', { x: 182 + i * 38, y: 78, width: 30, height: 30, rx: 4, class: i < slots - open ? 'slot used' : 'slot' }));
+    g.append(svg('rect', { x: 190 + i * 38, y: 78, width: 30, height: 30, rx: 4, class: i < slots - open ? 'slot used' : 'slot' }));
   }
   if (vc ? vc.ruin : c.ruin) {
-    g.append(svg('rect', { x: CLEARING_W - 146, y: 68, width: 134, height: 52, rx: 8, class: 'ruin-badge' }));
-    g.append(svg('text', { x: CLEARING_W - 79, y: 109, class: 'ruin', 'text-anchor': 'middle' }, vc ? `ruin ${vc.ruin_items}` : 'ruin'));
+    g.append(ruinBadge(CLEARING_W - PAD - 118, 66, vc ? String(vc.ruin_items) : ''));
   }
   const rows = svg('g', { class: 'contents', transform: `translate(${PAD},${TOP_OF_ROWS}) scale(${GROW})` });
   g.append(rows);
@@ -64,6 +63,15 @@ export function drawClearing(c: any, p: Place, suit: string, board: Board, vc: a
     box.setAttribute('height', String(y));
     ring?.setAttribute('height', String(y + 24));
   }
+  return g;
+}
+
+/** A ruin: a temple drawn in white on brown, and how many items lie under it. */
+function ruinBadge(x: number, y: number, items: string): SVGElement {
+  const g = svg('g', { class: 'ruin-badge' });
+  g.append(svg('rect', { x, y, width: 118, height: 56, rx: 8 }));
+  g.append(svg('path', { d: `M${x + 10} ${y + 22} l24 -14 l24 14 z M${x + 14} ${y + 26} h8 v18 h-8 z M${x + 30} ${y + 26} h8 v18 h-8 z M${x + 46} ${y + 26} h8 v18 h-8 z M${x + 10} ${y + 46} h48 v5 h-48 z`, class: 'ruin-icon' }));
+  if (items) g.append(svg('text', { x: x + 66, y: y + 45, class: 'ruin' }, items));
   return g;
 }
 
