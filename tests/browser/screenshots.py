@@ -3,8 +3,8 @@ chromium, a seeded match with the default lineup (both Vagabonds start in forest
 seat A1 this script plays through the API while the page shows it.
 
 The pictures: the lobby (web-lobby), A1's first turn at 1280 px wide (web-play), the same
-turn on a 390x844 phone with the board zoomed in (web-phone), a battle as A1's page shows it
-(web-battle: A1 prefers battle commands; taken only if a battle is reached), and the finished
+turn on a 390x844 phone with the board zoomed in (web-phone), A1's page right after A1 has
+started its first battle (web-battle; none if it never can), and the finished
 match one step back in the replay scrubber (web-spectate).  Each is checked not blank
 (``shots.shoot``).
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import tempfile
+import urllib.error
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,7 @@ def shoot_all(config: StackConfig, browser: Any, out: Path) -> list[str]:
     page.goto(config.web_url)
     page.wait_for_selector(f"tr[data-match='{match_id}']")
     taken.append(shoot(page, out, "web-lobby").name)
-    while True:  # A1 plays through setup up to its first turn
+    for _ in range(2000):  # A1 plays through setup up to its first turn
         view = call(config, f"/api/matches/{match_id}/view", token=token)["view"]
         legal = call(config, f"/api/matches/{match_id}/legal", token=token)["commands"]
         if view["round"] >= 1 and view["turn_seat"] == "SEAT_A1" and legal:
@@ -51,12 +52,10 @@ def shoot_all(config: StackConfig, browser: Any, out: Path) -> list[str]:
     taken.append(shoot(small, out, "web-phone", full_page=False).name)
     phone.close()
     for _ in range(3000):
-        view = play_one(config, match_id, token, prefer="battle")
-        if view["winner"]:
-            break
-        if view.get("battle") and "web-battle.png" not in taken:
-            page.wait_for_function(AT_LEAST, arg=int(view["version"]))
+        if "web-battle.png" not in taken and _battle(config, match_id, token, page):
             taken.append(shoot(page, out, "web-battle").name)
+        if play_one(config, match_id, token)["winner"]:
+            break
     page.wait_for_selector("#winner", timeout=20_000)
     page.goto(f"{config.web_url}match?match={match_id}")
     page.wait_for_selector("#winner")
@@ -64,6 +63,24 @@ def shoot_all(config: StackConfig, browser: Any, out: Path) -> list[str]:
     taken.append(shoot(page, out, "web-spectate").name)
     wide.close()
     return taken
+
+
+def _battle(config: StackConfig, match_id: str, token: str, page: Any) -> bool:
+    """Whether A1 could start a battle and did, its page having caught up with it."""
+    base = f"/api/matches/{match_id}"
+    legal = call(config, f"{base}/legal", token=token)["commands"]
+    battles = [c for c in legal if c["label"].lower().startswith("battle")]
+    if not battles:
+        return False
+    version = int(call(config, f"{base}/view", token=token)["view"]["version"])
+    body = {"legal_id": battles[0]["id"], "expected_version": version}
+    try:
+        call(config, f"{base}/commands", body, token)
+    except urllib.error.HTTPError:  # moved on meanwhile
+        return False
+    page.wait_for_function(AT_LEAST, arg=version + 1)
+    page.wait_for_timeout(300)  # the view read that follows the events
+    return True
 
 
 def main() -> None:

@@ -49,7 +49,7 @@ export function building(x: number, y: number, kind: string, faction: string): S
 export function pawn(x: number, y: number, seat: string, team: string): SVGElement {
   const fill = TEAM_COLOUR[team] ?? '#333';
   const g = svg('g', { class: 'pawn', 'data-pawn': seat });
-  g.append(svg('rect', { x, y, width: 168, height: 58, rx: 29, fill: '#fff', stroke: fill, 'stroke-width': 6 }));
+  g.append(svg('rect', { x, y, width: 190, height: 58, rx: 29, fill: '#fff', stroke: fill, 'stroke-width': 6 }));
   g.append(svg('circle', { cx: x + 30, cy: y + 17, r: 11, fill }));
   g.append(svg('path', { d: `M${x + 14} ${y + 52} L${x + 22} ${y + 28} L${x + 38} ${y + 28} L${x + 46} ${y + 52} Z`, fill }));
   g.append(svg('text', { x: x + 56, y: y + 45, class: 'pawn-text', fill }, `V ${seat}`));
