@@ -69,6 +69,9 @@ def test_a_phone_plays_a_whole_turn_without_horizontal_scroll_and_zooms_the_boar
         assert page.evaluate(FITS), "the page grew wider than the phone"
     assert had_turn, "A1 never had its turn"
     shoot(page, output, "phone-turn")
+    page.goto(web_stack.web_url)  # the lobby's list of matches scrolls inside itself
+    page.wait_for_selector(f"tr[data-match='{match_id}']")
+    assert page.evaluate(FITS), "the lobby is wider than the phone"
     context.close()
 
 
@@ -125,7 +128,7 @@ def _pawns_where_the_seat_boards_say(page: Any, view: dict[str, Any]) -> list[st
 
 
 def test_every_vagabond_pawn_is_drawn_in_its_forest_or_clearing(
-    web_stack: StackConfig, browser: Any
+    web_stack: StackConfig, browser: Any, output: Path
 ) -> None:
     match_id, token = seeded_match(web_stack, rounds=1, seed=13)
     view: dict[str, Any] = {}
@@ -149,6 +152,7 @@ def test_every_vagabond_pawn_is_drawn_in_its_forest_or_clearing(
         arg=int(view["version"]),
     )
     assert _pawns_where_the_seat_boards_say(page, view) == []
+    shoot(page, output, "pawns")
     page.close()
 
 

@@ -112,8 +112,11 @@ function drawForest(f: any, p: Place, board: Board, extras: BoardExtras): SVGEle
   g.append(svg('ellipse', { cx: p.x, cy: p.y, rx: FOREST_RX, ry: FOREST_RY, class: target ? 'forest-shape target' : 'forest-shape' }));
   g.append(svg('path', { d: `M${p.x} ${p.y - 78} l-34 48 h22 l-26 36 h76 l-26 -36 h22 z`, class: 'tree' }));
   const name = String(f.id).split('.').pop() ?? '';
-  if (here.length) here.forEach((seat, i) => g.append(pawn(p.x - 95, p.y - 10 + i * 62, seat, extras.teams[seat] ?? seat[0])));
-  else g.append(svg('text', { x: p.x, y: p.y + 72, class: 'forest-name', 'text-anchor': 'middle' }, name));
+  if (here.length) {
+    const pawns = svg('g', { transform: `translate(${p.x},${p.y + 4}) scale(1.2)` }); // as large as in a clearing
+    here.forEach((seat, i) => pawns.append(pawn(-95, i * 62, seat, extras.teams[seat] ?? seat[0])));
+    g.append(pawns);
+  } else g.append(svg('text', { x: p.x, y: p.y + 72, class: 'forest-name', 'text-anchor': 'middle' }, name));
   const hit = svg('ellipse', { cx: p.x, cy: p.y, rx: FOREST_RX, ry: FOREST_RY, class: 'hit' });
   hit.append(svg('title', {}, forestLabel(f, here)));
   g.append(hit);
