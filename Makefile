@@ -26,7 +26,7 @@ WEB_BUNDLE  := libs/frontier/web/static/app.js
 
 PYTEST_ARGS ?=
 
-.PHONY: help venv proto proto-baseline api-docs node-bot web run test test-unit test-integration lint bench \
+.PHONY: help venv proto proto-baseline api-docs node-bot web screenshots run test test-unit test-integration lint bench \
 	constraints clean \
 	images image-base image-nats image-frontier docker-check
 
@@ -105,6 +105,11 @@ $(WEB_STAMP): $(WEB_DIR)/package.json $(WEB_DIR)/package-lock.json
 
 $(WEB_BUNDLE): $(WEB_SRC) $(WEB_STAMP)
 	cd $(WEB_DIR) && npm run --silent build
+
+# The pictures of the browser client in docs/: a real stack and Debian's chromium play a seeded
+# match (tests/browser/screenshots.py says which pictures).
+screenshots: venv proto web ## Regenerate the browser client's screenshots in docs/ (needs chromium)
+	$(PY) -m tests.browser.screenshots --out docs
 
 # KEEP_UP=1 keeps the stack up after the match (until Ctrl-C), so the printed watch link goes on
 # serving the match's replay.  BOT chooses the players: greedy bots fight and score, and finish

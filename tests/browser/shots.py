@@ -26,9 +26,10 @@ COUNT_COLOURS = """async (b64) => {
 }"""
 
 
-def shoot(page: Any, folder: Path, name: str) -> Path:
+def shoot(page: Any, folder: Path, name: str, full_page: bool = True) -> Path:
+    """The page (whole, or only what the viewport shows) as ``folder/name.png``."""
     path = folder / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     blank = page.context.browser.new_page()
     try:
         stats = blank.evaluate(COUNT_COLOURS, base64.b64encode(path.read_bytes()).decode())

@@ -277,6 +277,16 @@ def test_health_and_the_pages_are_served(gateway: Any):
         assert reply.status_code == 200 and '<main id="app">' in reply.text
 
 
+def test_the_icon_is_served_at_its_link_and_at_favicon_ico(gateway: Any):
+    client, _ = gateway
+    assert 'href="/static/favicon.svg"' in client.get("/").text
+    for path in ("/static/favicon.svg", "/favicon.ico"):
+        reply = client.get(path)
+        assert reply.status_code == 200, path
+        assert reply.headers["content-type"].startswith("image/svg+xml")
+        assert reply.text.startswith("<svg")
+
+
 def test_filled_seats_reads_the_lineup_form():
     assert filled_seats("") == ["A1", "B1", "A2", "B2", "A3", "B3"]
     assert filled_seats("A=marquise,,thief;B=marquise") == ["A1", "A3", "B1"]

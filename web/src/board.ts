@@ -1,52 +1,87 @@
-// The match board: both maps side by side in one artwork-free SVG.  Positions, paths,
-// rivers and bridges come from GetGameData; pieces, rule and items from the view.
+// The match board: both maps side by side in one artwork-free SVG that scales to the window
+// (viewBox, width 100%) and pans and zooms (panzoom.ts).  Positions, paths, rivers, bridges
+// and forests come from GetGameData (layout.ts places the forests); pieces, pawns, rule,
+// ruins, contraband, item stocks and the quests on offer from the view.  Every clearing is a
+// button for the keyboard as for the mouse.
 
-import { Board, factionName, itemName, seatName, suitName, teamName } from './model';
+import { clearingWords, drawClearing } from './clearing';
+import { CLEARING_H, CLEARING_W, FOREST_RX, FOREST_RY, forestPlaces, mapOffset, MAP_H, MAP_W, Place, places, TOP, viewBoxSize } from './layout';
+import { Board, factionName, itemName, suitName, teamName } from './model';
+import { panZoom } from './panzoom';
+import { pawn, TEAM_COLOUR } from './pieces';
 import { svg } from './svg';
 
-export const TEAM_COLOUR: Record<string, string> = { A: '#1f5fbf', B: '#c0392b' };
-const SUIT_FILL: Record<string, string> = { fox: '#f4c2a8', rabbit: '#f6e7a6', mouse: '#e9c6d6', bird: '#cfe3f5' };
-const ICON: Record<string, string> = { marquise: 'M', eyrie: 'E', alliance: 'W', vagabond: 'V' };
-const WINTER_DX = 1950;
-const SCALE = 0.72; // the printed positions, packed closer so that the text stays legible
-const W = 440;
-const H = 300;
-
-export interface Place { x: number; y: number }
-
-export function places(data: any): Record<string, Place> {
-  const out: Record<string, Place> = {};
-  for (const c of data.clearings) out[c.id] = { x: c.x * SCALE + (c.map_name === 'winter' ? WINTER_DX : 0), y: c.y * SCALE };
-  return out;
-}
+export { places, TEAM_COLOUR };
+export type { Place };
 
 export interface BoardExtras {
   view?: any; // the served view (rule, items, ruins); absent when replaying
   factions: Record<string, string>; // seat -> faction
   teams: Record<string, string>; // seat -> team
-  targets?: Set<string>; // clearings with a legal command
+  targets?: Set<string>; // clearings (or forests) with a legal command
   onClearing?: (id: string) => void;
 }
 
 export function drawBoard(root: SVGSVGElement, data: any, suits: Record<string, string>, board: Board, extras: BoardExtras): void {
+  const focused = (document.activeElement as Element | null)?.closest?.('[data-clearing], [data-forest]');
+  const keep = focused && root.contains(focused) ? focused.getAttribute('data-clearing') ?? focused.getAttribute('data-forest') : null;
   root.replaceChildren();
-  root.setAttribute('viewBox', `-80 -200 ${WINTER_DX + 1960} 2060`);
+  root.setAttribute('role', 'group');
+  root.setAttribute('aria-label', 'the board: both maps; each clearing is a button');
+  panZoom(root, viewBoxSize());
+  drawBands(root, data, extras.view);
+  drawLinks(root, data);
+  const viewClearings: Record<string, any> = {};
+  for (const c of extras.view?.clearings ?? []) viewClearings[c.id] = c;
+  const forests = forestPlaces(data);
+  for (const f of data.forests ?? []) if (forests[f.id]) root.append(drawForest(f, forests[f.id], board, extras));
+  const at = places(data);
+  for (const c of data.clearings) {
+    const vc = viewClearings[c.id];
+    const g = drawClearing(c, at[c.id], suits[c.id] ?? '', board, vc, extras);
+    const words = clearingWords(c, suits[c.id] ?? '', board, vc);
+    const height = g.querySelector('.box')?.getAttribute('height') ?? String(CLEARING_H);
+    const hit = svg('rect', { width: CLEARING_W, height, rx: 30, class: 'hit' });
+    hit.append(svg('title', {}, words));
+    g.append(hit);
+    interactive(hit, c.id, extras.targets?.has(c.id) ? `${words}; has commands` : words, extras);
+    root.append(g);
+  }
+  if (keep) (root.querySelector(`[data-clearing="${keep}"] .hit, [data-forest="${keep}"] .hit`) as SVGElement | null)?.focus({ preventScroll: true });
+}
+
+/** The maps' bands and headings: titles, item stocks, quests on offer, items left in ruins. */
+function drawBands(root: SVGSVGElement, data: any, view: any): void {
+  for (const m of data.maps ?? []) {
+    const dx = mapOffset(m.name);
+    root.append(svg('rect', { x: dx, y: -210, width: MAP_W, height: MAP_H + 210, rx: 40, class: `map map-${m.name}` }));
+    root.append(svg('text', { x: dx + 30, y: -140, class: 'map-title' }, `${m.display_name || m.name} · home of team ${teamName(m.home_team)}`));
+    if (!view) continue;
+    const stock = (view.stock ?? []).find((s: any) => s.map === m.name);
+    const items = (stock?.items ?? []).map((it: any) => `${itemName(it.item)} ${it.count}`).join(' · ');
+    root.append(svg('text', { x: dx + 30, y: -60, class: 'stock', 'data-stock': m.name }, `Item stock: ${items || 'none'}`));
+  }
+  if (!view) return;
+  const quests: Record<string, any> = {};
+  for (const q of data.quests ?? []) quests[q.id] = q;
+  const offered = (view.quests ?? []).map((id: string) => {
+    const q = quests[id];
+    return q ? `${q.name} (${suitName(q.suit)}: ${(q.items ?? []).map(itemName).join(' + ')})` : id;
+  });
+  root.append(svg('text', { x: 10, y: TOP + 80, class: 'band', id: 'quests-on-offer' },
+    `Quests on offer: ${offered.join(' · ') || 'none'} · ${view.quest_deck_count ?? 0} in the deck`));
+  const pool = (view.ruin_pool ?? []).map(itemName).join(', ');
+  root.append(svg('text', { x: 10, y: TOP + 160, class: 'band' }, `Items left in ruins: ${pool || 'none'}`));
+}
+
+/** Paths, rivers (blue dashes) and the Border Bridges with their fee, fully inside the gap. */
+function drawLinks(root: SVGSVGElement, data: any): void {
   const at = places(data);
   const byId: Record<string, any> = {};
   for (const c of data.clearings) byId[c.id] = c;
-  for (const [i, m] of (data.maps ?? []).entries()) {
-    const dx = i === 0 ? 0 : WINTER_DX;
-    root.append(svg('rect', { x: dx - 60, y: -180, width: 1890, height: 2020, rx: 40, class: `map map-${m.name}` }));
-    const stock = extras.view?.stock?.find((s: any) => s.map === m.name);
-    const items = (stock?.items ?? []).map((it: any) => `${itemName(it.item)} ${it.count}`).join(', ');
-    root.append(svg('text', { x: dx - 20, y: -110, class: 'map-title' }, `${m.display_name || m.name} (home of team ${teamName(m.home_team)})`));
-    if (extras.view) root.append(svg('text', { x: dx - 20, y: -50, class: 'stock' }, `Item stock: ${items || 'none'}`));
-  }
-  const rivers = new Set((data.rivers ?? []).map((l: any) => `${l.a}|${l.b}`));
   for (const l of data.paths ?? []) {
     const a = at[l.a], b = at[l.b];
-    const river = rivers.has(`${l.a}|${l.b}`) || rivers.has(`${l.b}|${l.a}`);
-    root.append(svg('line', { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: river ? 'path river' : 'path' }));
+    if (a && b) root.append(svg('line', { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: 'path' }));
   }
   for (const l of data.rivers ?? []) {
     const a = at[l.a], b = at[l.b];
@@ -54,56 +89,59 @@ export function drawBoard(root: SVGSVGElement, data: any, suits: Record<string, 
   }
   for (const l of data.bridges ?? []) {
     const a = at[l.a], b = at[l.b];
+    if (!a || !b) continue;
     root.append(svg('line', { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: 'bridge' }));
-    const fee = `Bridge ${byId[l.a].name} ↔ ${byId[l.b].name} · fee: 1 card of the destination's suit`;
-    root.append(svg('text', { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 + (a.y < 700 ? -170 : 190), class: 'bridge-label', 'text-anchor': 'middle' }, fee));
+    const x = MAP_W + 165; // the middle of the gap between the maps
+    const y = (a.y + b.y) / 2 + (a.y < MAP_H / 2 ? 110 : -330);
+    const label = svg('text', { x, y, class: 'bridge-label', 'text-anchor': 'middle' });
+    const lines = ['Border Bridge', `${byId[l.a].name} ↔ ${byId[l.b].name}`, 'fee: 1 card of the', "destination's suit"];
+    lines.forEach((t, i) => label.append(svg('tspan', { x, dy: i ? 56 : 0 }, t)));
+    root.append(label);
   }
-  const viewClearings: Record<string, any> = {};
-  for (const c of extras.view?.clearings ?? []) viewClearings[c.id] = c;
-  for (const c of data.clearings) drawClearing(root, c, at[c.id], suits[c.id] ?? '', board, viewClearings[c.id], extras);
 }
 
-function drawClearing(root: SVGSVGElement, c: any, p: Place, suit: string, board: Board, vc: any, extras: BoardExtras): void {
-  const g = svg('g', { class: 'clearing', 'data-clearing': c.id, transform: `translate(${p.x - W / 2},${p.y - H / 2})` });
-  const ruler = teamName(vc?.ruler);
-  if (ruler) g.append(svg('rect', { x: -16, y: -16, width: W + 32, height: H + 32, rx: 46, class: 'ruler', stroke: TEAM_COLOUR[ruler] }));
-  const target = extras.targets?.has(c.id);
-  g.append(svg('rect', { width: W, height: H, rx: 34, fill: SUIT_FILL[suit] ?? '#eee', class: target ? 'box target' : 'box' }));
-  g.append(svg('text', { x: 16, y: 44, class: 'cname' }, `${c.priority}. ${c.name}`));
-  g.append(svg('text', { x: W - 16, y: 44, class: 'csuit', 'text-anchor': 'end' }, suit || '?'));
-  if (c.ruin && !(vc?.ruin_explored)) g.append(svg('text', { x: W - 16, y: 88, class: 'ruin', 'text-anchor': 'end' }, vc ? `ruin (${vc.ruin_items})` : 'ruin'));
-  if (vc) g.append(svg('text', { x: 16, y: 88, class: 'slots' }, `slots ${vc.open_slots}/${c.slots}`));
-  let y = 100;
-  const pieces = board.clearings[c.id] ?? {};
-  for (const seat of Object.keys(pieces).sort()) {
-    const kinds = pieces[seat];
-    const team = extras.teams[seat] ?? seat[0];
-    const icon = ICON[extras.factions[seat] ?? ''] ?? '?';
-    const others = Object.keys(kinds).filter((k) => k !== 'warrior').map((k) => `${k.replace('base_', 'base ')}${kinds[k] > 1 ? '×' + kinds[k] : ''}`);
-    const row = svg('g', { class: 'badge', 'data-seat': seat });
-    row.append(svg('rect', { x: 10, y, width: W - 20, height: 52, rx: 10, class: 'badge-box', stroke: TEAM_COLOUR[team] ?? '#333' }));
-    row.append(svg('text', { x: 20, y: y + 38, class: 'badge-text' }, `${icon} ${seat} ${kinds.warrior ?? 0}⚔ ${others.join(' ')}`));
-    g.append(row);
-    y += 58;
-  }
-  for (const seat of board.pawns[c.id] ?? []) {
-    g.append(svg('rect', { x: 10, y, width: 150, height: 44, rx: 22, class: 'badge-box', stroke: TEAM_COLOUR[extras.teams[seat] ?? seat[0]] }));
-    g.append(svg('text', { x: 22, y: y + 32, class: 'badge-text' }, `V ${seat} pawn`));
-    y += 50;
-  }
-  const dropped = (vc?.dropped ?? []).map((d: any) => `${itemName(d.item)} (${seatName(d.crafter)})`);
-  const carried = (vc?.carried ?? []).map((k: any) => `${seatName(k.carrier)} carries ${k.items.map((d: any) => itemName(d.item)).join(', ')}`);
-  const notes = [...(dropped.length ? [`dropped: ${dropped.join(', ')}`] : []), ...carried];
-  for (const note of notes) {
-    g.append(svg('text', { x: 16, y: y + 30, class: 'contraband' }, note));
-    y += 36;
-  }
-  g.append(svg('title', {}, `${c.name} (${suit}), ${c.id}`));
-  if (extras.onClearing) {
-    const on = extras.onClearing;
-    g.addEventListener('click', () => on(c.id));
-  }
-  root.append(g);
+function forestLabel(f: any, here: string[]): string {
+  const name = String(f.id).split('.').pop() ?? f.id;
+  return `${name} forest${here.length ? `, Vagabond pawn ${here.join(' ')}` : ''}`;
+}
+
+function drawForest(f: any, p: Place, board: Board, extras: BoardExtras): SVGElement {
+  const here = board.pawns[f.id] ?? [];
+  const target = extras.targets?.has(f.id);
+  const g = svg('g', { class: 'forest', 'data-forest': f.id });
+  g.append(svg('ellipse', { cx: p.x, cy: p.y, rx: FOREST_RX, ry: FOREST_RY, class: target ? 'forest-shape target' : 'forest-shape' }));
+  g.append(svg('path', { d: `M${p.x} ${p.y - 78} l-34 48 h22 l-26 36 h76 l-26 -36 h22 z`, class: 'tree' }));
+  const name = String(f.id).split('.').pop() ?? '';
+  if (here.length) {
+    const pawns = svg('g', { transform: `translate(${p.x},${p.y + 4}) scale(1.2)` }); // as large as in a clearing
+    here.forEach((seat, i) => pawns.append(pawn(-95, i * 62, seat, extras.teams[seat] ?? seat[0])));
+    g.append(pawns);
+  } else g.append(svg('text', { x: p.x, y: p.y + 72, class: 'forest-name', 'text-anchor': 'middle' }, name));
+  const hit = svg('ellipse', { cx: p.x, cy: p.y, rx: FOREST_RX, ry: FOREST_RY, class: 'hit' });
+  hit.append(svg('title', {}, forestLabel(f, here)));
+  g.append(hit);
+  if (target || here.length) interactive(hit, f.id, forestLabel(f, here), extras);
+  return g;
+}
+
+/** Makes the shape laid over a clearing or forest a button: focusable, named, Enter and
+ *  Space act as a click.  The button is that empty shape, not the drawing under it, so its
+ *  name (the contents in words) need not repeat the drawing's scattered labels. */
+function interactive(g: SVGElement, id: string, label: string, extras: BoardExtras): void {
+  g.setAttribute('tabindex', '0');
+  g.setAttribute('role', 'button');
+  g.setAttribute('aria-label', label);
+  const on = extras.onClearing;
+  if (!on) { g.setAttribute('aria-disabled', 'true'); return; }
+  g.addEventListener('click', () => on(id));
+  g.addEventListener('keydown', (e) => {
+    const key = (e as KeyboardEvent).key;
+    if (key !== 'Enter' && key !== ' ') return;
+    e.preventDefault();
+    on(id);
+    // the commands of a clearing open in the page's menu: the keyboard goes on there
+    (document.querySelector('#menu:not([hidden]) button') as HTMLElement | null)?.focus();
+  });
 }
 
 export function factionLabel(seat: any): string {

@@ -72,7 +72,7 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
   const menu = html('div', { id: 'menu', class: 'menu', hidden: '' });
   const hand = html('div', { id: 'hand-box' });
   const boards = html('div', { id: 'boards' });
-  const log = html('ol', { id: 'log', class: 'log' });
+  const log = html('ol', { id: 'log', class: 'log', tabindex: '0', 'aria-label': 'match log' }); // scrolls: reachable by keyboard
   const chart = html('div', { id: 'chart' });
   const text = html('pre', { id: 'text-view', class: 'text-view', 'aria-label': 'text view of the board' });
   const versionLabel = html('span', { id: 'version' });

@@ -34,6 +34,11 @@ export function boardOfView(view: any): Board {
     clearings[c.id] = pieces;
     pawns[c.id] = (c.pawns ?? []).map(seatName).sort();
   }
+  // A pawn in a forest is in no clearing's list: its seat board says where it stands.
+  for (const s of view.seats ?? []) {
+    const at = s.vagabond?.location;
+    if (at && !(at in clearings)) pawns[at] = [...(pawns[at] ?? []), seatName(s.seat)].sort();
+  }
   return {
     clearings, pawns, scoreA: view.score_a ?? 0, scoreB: view.score_b ?? 0,
     round: view.round ?? 0, version: Number(view.version ?? 0), winner: view.winner ?? '',
@@ -50,7 +55,7 @@ function add(board: Board, clearing: string, seat: string, kind: string, n: numb
 
 function movePawn(board: Board, seat: string, to: string): void {
   for (const id of Object.keys(board.pawns)) board.pawns[id] = board.pawns[id].filter((s) => s !== seat);
-  if (board.pawns[to]) board.pawns[to] = [...board.pawns[to], seat].sort();
+  if (to) board.pawns[to] = [...(board.pawns[to] ?? []), seat].sort(); // a clearing or a forest
 }
 
 export function applyEvent(board: Board, envelope: any): void {

@@ -36,8 +36,9 @@ Moves are most of a Daylight's legal list (dozens per list), and playing each on
 the state was most of what the facts of a list cost the orchestrator, while such a move's
 events are only warriors moving, per-turn counters and a fee-less crossing on the Eyrie's
 wings: nothing it costs, nothing it scores (a move into sympathy is never plain: an Outrage
-the mover can answer with one card only takes that card at once).  tests/property/test_plain_moves.py plays every plain move of
-thousands of random positions and finds exactly that.
+the mover can answer with one card only takes that card at once).
+tests/property/test_plain_moves.py plays every plain move of thousands of random positions
+and finds exactly that.
 """
 
 from __future__ import annotations

@@ -1,0 +1,58 @@
+"""Calls of the gateway's API as a script makes them (JSON and the client header), and the
+page facts the board's browser tests and the screenshot script both wait on."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import urllib.error
+import urllib.request
+from typing import Any
+
+from frontier.ops.stack import StackConfig
+
+BOTS = ["B1", "A2", "B2", "A3", "B3"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+# The version the match page shows ("live · version N", "version N of M"), and a predicate
+# for wait_for_function that it has reached a version (a function: the page's policy
+# refuses the eval Playwright polls a bare expression with).
+SHOWN = "(document.querySelector('#version')?.textContent ?? '')"
+AT_LEAST = f"v => Number(({SHOWN}.match(/\\d+/) || [0])[0]) >= v"
+
+
+def call(config: StackConfig, path: str, body: Any = None, token: str = "") -> Any:
+    """One call of the gateway's API; a seat's token goes in its header."""
+    headers = {"Content-Type": "application/json", "X-Frontier-Client": "tests"}
+    if token:
+        headers["X-Frontier-Seat-Token"] = token
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(config.web_url.rstrip("/") + path, data, headers)
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        return json.loads(reply.read())
+
+
+def seeded_match(config: StackConfig, rounds: int, seed: int) -> tuple[str, str]:
+    """A seeded match of the default lineup (Vagabonds A3 and B3) with bots on every seat but
+    A1; its id and A1's seat token."""
+    created = call(config, "/api/matches", {"max_rounds": rounds, "seed": seed, "bots": BOTS})
+    match_id = str(created["match_id"])
+    code = created["invites"][0]["invite_code"]
+    token = call(config, f"/api/matches/{match_id}/claim", {"invite_code": code})["token"]
+    return match_id, str(token)
+
+
+def play_one(config: StackConfig, match_id: str, token: str, prefer: str = "") -> dict[str, Any]:
+    """A1 answers once if it must (a command whose label holds ``prefer`` first, else one
+    ending its step, else the first); the view afterwards."""
+    base = f"/api/matches/{match_id}"
+    view = call(config, f"{base}/view", token=token)["view"]
+    legal = call(config, f"{base}/legal", token=token)["commands"]
+    if legal and not view["winner"]:
+        wanted = [c for c in legal if prefer and prefer in c["label"].lower()]
+        ends = [c for c in legal if c["label"].lower().startswith("end")]
+        chosen = (wanted or ends or legal)[0]["id"]
+        with contextlib.suppress(urllib.error.HTTPError):  # moved on meanwhile
+            body = {"legal_id": chosen, "expected_version": int(view["version"])}
+            call(config, f"{base}/commands", body, token)
+        view = call(config, f"{base}/view", token=token)["view"]
+    return dict(view)
