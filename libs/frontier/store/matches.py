@@ -50,7 +50,11 @@ class LoadedMatch:
 def note_record(
     clocks: dict[str, SeatClock], batch: events_pb2.EventBatch
 ) -> tuple[str, events_pb2.DecisionRecord] | None:
-    """Fold one batch's decision record (if any) into the seats' clocks."""
+    """Fold one batch's decision record (if any) into the seats' clocks.
+
+    A record says ``taken_over`` only on the decision whose strike handed the seat to the
+    built-in bot, and the bot's later answers are recorded too: a takeover so stays once
+    seen (giving a seat back writes a snapshot, which a reload starts from)."""
     if not batch.HasField("decision") or not batch.envelopes:
         return None
     try:
@@ -58,7 +62,9 @@ def note_record(
     except WireError:
         return None
     record = batch.decision
-    clocks[seat] = SeatClock(record.reserve_ms, record.strikes, record.taken_over)
+    before = clocks.get(seat)
+    taken_over = record.taken_over or (before is not None and before.taken_over)
+    clocks[seat] = SeatClock(record.reserve_ms, record.strikes, taken_over)
     return seat, record
 
 
