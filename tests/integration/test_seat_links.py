@@ -88,6 +88,7 @@ def test_a_reissued_token_and_a_bot_for_a_player_survive_an_orchestrator_restart
                     replace_player=True,
                 )
             )
+        stack.kill("orchestrator")
         stack.restart("orchestrator")
         with grpc.insecure_channel(address) as channel:
             stub = match_pb2_grpc.MatchServiceStub(channel)

@@ -342,6 +342,11 @@ class Stack:
             os.killpg(self.procs[name].pid, signal.SIGCONT)
 
     def restart(self, name: str, timeout: float = 30.0) -> None:
+        """Start ``name`` again after :meth:`kill`.  A copy still running is refused: the
+        new one would replace it in :attr:`procs`, and the old one would outlive the stack."""
+        running = self.procs.get(name)
+        if running is not None and running.poll() is None:
+            raise RuntimeError(f"{name} is still running: kill it before restarting it")
         if name == "nats":
             self.start_nats(timeout)
             return
