@@ -36,24 +36,27 @@ Moves are most of a Daylight's legal list (dozens per list), and playing each on
 the state was most of what the facts of a list cost the orchestrator, while such a move's
 events are only warriors moving, per-turn counters and a fee-less crossing on the Eyrie's
 wings: nothing it costs, nothing it scores (a move into sympathy is never plain: an Outrage
-the mover can answer with one card only takes that card at once).
-tests/property/test_plain_moves.py plays every plain move of thousands of random positions
-and finds exactly that.
+the mover can answer with one card only takes that card at once).  A faction may also know
+some of its commands' facts from the rules it plays them by (``FactionRules.known_facts``:
+the Marquise's builds, from the wood they spend and the track they score on).
+tests/property/test_known_facts.py plays every such command of thousands of random positions
+and finds exactly the facts known without playing it.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from .contraband import carried_by
 from .ctx import Ctx
 from .decide import apply_command
 from .evolve import evolve
+from .facts import NO_COST, NOTHING, Cost, Preview
 from .model import Command, CommandKind, Event, EventKind, Item
 from .pieces import SYMPATHY, WARRIOR
+from .registry import rules_for
 from .state import State
 
 __all__ = [
+    "NOTHING",
     "NO_COST",
     "STOLEN",
     "Cost",
@@ -79,29 +82,6 @@ _CHANCE = frozenset(
 STOLEN = "stolen"  # the text of a CARD_GIVEN taken at random (evolve draws its index)
 
 
-@dataclass(frozen=True, slots=True)
-class Cost:
-    """What one command takes from its seat (see the module docstring)."""
-
-    cards: tuple[str, ...] = ()  # cards that leave the seat's hand, then its cards in play
-    supporters: tuple[str, ...] = ()  # Alliance supporters discarded
-    items_exhausted: tuple[Item, ...] = ()  # one entry per item exhausted
-    items_lost: tuple[Item, ...] = ()  # one entry per item damaged or removed
-    warriors: int = 0  # own warriors removed from the map
-    wood: int = 0  # Marquise wood tokens spent
-
-
-NO_COST = Cost()
-
-
-@dataclass(frozen=True, slots=True)
-class Preview:
-    """A command's cost and the VP its team surely scores (None when chance decides)."""
-
-    cost: Cost
-    vp: int | None
-
-
 def _item(key: str) -> Item:
     """The item of an item key such as ``"sword/exhausted/damaged"``."""
     return Item(key.split("/", 1)[0])
@@ -109,7 +89,6 @@ def _item(key: str) -> Item:
 
 # The moves whose whole effect is the move itself (movement.do_move), after per-turn counters
 _MOVES = frozenset({CommandKind.MARCH, CommandKind.MOVE, CommandKind.DECREE_MOVE})
-NOTHING = Preview(NO_COST, 0)
 
 
 def plain_move(state: State, cmd: Command) -> bool:
@@ -126,9 +105,15 @@ def plain_move(state: State, cmd: Command) -> bool:
 
 def preview(state: State, cmd: Command) -> Preview:
     """The cost and certain VP of ``cmd``, a legal command of ``state`` (left unchanged):
-    nothing for a plain move (see the module), else what :func:`played` reads."""
+    nothing for a plain move, what its faction knows of it (``FactionRules.known_facts``),
+    else what :func:`played` reads (see the module)."""
     if plain_move(state, cmd):
         return NOTHING
+    known = rules_for(state.lineup[cmd.seat].faction).known_facts
+    if known is not None:
+        found = known(state, cmd)
+        if found is not None:
+            return found
     return played(state, cmd)
 
 

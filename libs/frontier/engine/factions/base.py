@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from ..ctx import Ctx
 from ..evolve_types import EvolveHandler
+from ..facts import Preview
 from ..model import Command, CommandKind, EventKind, Faction, Seat
 from ..state import Battle, Decision, FactionState, SeatSpec, State
 
@@ -90,3 +91,6 @@ class FactionRules:
     # are answered through ``execute``.  None: warrior moves and battles (base Root).
     card_move_commands: Callable[[State, Seat], list[Command]] | None = None
     card_battle_commands: Callable[[State, Seat], list[Command]] | None = None
+    # (state, legal command of this faction) -> its cost and certain VP when the faction's
+    # rules state them without the command being played (None: play it; see score_preview)
+    known_facts: Callable[[State, Command], Preview | None] | None = None

@@ -22,6 +22,7 @@ from ..cards import card, matches, one_per_type, payable
 from ..contraband import collect_commands, do_collect, do_seize, seize_commands
 from ..ctx import Ctx
 from ..errors import IllegalCommand
+from ..facts import Preview, cost_of
 from ..model import Command, CommandKind, EventKind, Faction, Seat, Suit, Team
 from ..movement import do_move, move_commands, pay_bridge_fee, suit_of
 from ..pieces import (
@@ -326,6 +327,17 @@ def _build_wood(
     raise IllegalCommand("not enough connected wood")
 
 
+def build_facts(state: State, cmd: Command) -> Preview | None:
+    """A BUILD's facts as ``execute_action`` plays it: the wood it spends, the fee card of
+    a route across a bridge (R26), the VP of the track's next space (None: not a BUILD)."""
+    if cmd.kind is not CommandKind.BUILD:
+        return None
+    n = placed(state, cmd.seat, cmd.piece)
+    wood, route = _build_wood(state, cmd.seat, cmd, BUILD_COST[n])
+    cards = cmd.cards[:1] if route is not None else ()
+    return Preview(cost_of(cards, len(wood)), BUILD_VP[cmd.piece][n])
+
+
 def action_commands(state: State, seat: Seat) -> list[Command]:
     out: list[Command] = []
     rule_map = rulers(state)  # one count of the board for every "who rules?" below
@@ -454,6 +466,7 @@ RULES = FactionRules(
     ),
     enter={"birdsong.wood": birdsong_wood, "evening.draw": _evening_draw},
     step_commands=step_commands,
+    known_facts=build_facts,
     setup_done=setup_step_done,
     kinds=frozenset(
         {

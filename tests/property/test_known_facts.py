@@ -1,12 +1,13 @@
-"""A plain move costs and scores nothing: the one kind of command whose preview is not read
-from its events (``frontier.engine.score_preview.plain_move``) is checked here against them.
+"""The facts of a legal command known without playing it are the facts its events give.
 
-Over random playouts of lineups with every faction (two Eyries for the Decree's moves, an
-Alliance for Outrage, Vagabonds for the contraband they carry and the Eyrie's wings), every
-legal command the shortcut calls a plain move is played on a copy of the state, and its
-events say what the shortcut says: no cost, no VP.  Every other command still has a chance
-to be a move with a fee or contraband (their previews are read from their events), and
-the playouts check that such moves do reach the lists.
+``frontier.engine.score_preview.preview`` answers two kinds of command without playing them:
+a plain move (no cost, no VP) and a command whose faction states its facts
+(``FactionRules.known_facts``: the Marquise's builds).  Over random playouts of lineups with
+every faction (two Eyries for the Decree's moves, an Alliance for Outrage, Vagabonds for the
+contraband they carry and the Eyrie's wings), every legal command so answered is also
+played on a copy of the state, and its events must say the same.  The playouts also check
+that both sides are reached: moves and builds answered at once, and moves with a fee or
+contraband left to their events.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from frontier.engine import initial_state, legal_commands, make_config, to_act
+from frontier.engine.registry import rules_for
 from frontier.engine.score_preview import NOTHING, plain_move, played
 from tests.engine_helpers import KindFirstBot, execute_as_decided
 
@@ -39,10 +41,14 @@ def check_playout(lineup: str, seed: int, bot_seed: int, seen: Counter[str]) -> 
         seat = to_act(state)
         assert seat is not None
         legal = legal_commands(state, seat)
+        known = rules_for(state.lineup[seat].faction).known_facts
         for cmd in legal:
             if plain_move(state, cmd):
                 assert played(state, cmd) == NOTHING, cmd
                 seen["plain"] += 1
+            elif known is not None and (facts := known(state, cmd)) is not None:
+                assert played(state, cmd) == facts, cmd
+                seen["known"] += 1
             elif cmd.kind.value in ("march", "move", "decree_move"):
                 seen["with fee or contraband"] += 1
         execute_as_decided(state, bot.choose(legal))
@@ -51,18 +57,18 @@ def check_playout(lineup: str, seed: int, bot_seed: int, seen: Counter[str]) -> 
 @pytest.mark.parametrize("lineup", LINEUPS)
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=SEEDS, bot_seed=SEEDS)
-def test_a_plain_move_costs_and_scores_nothing_as_its_events_say(
+def test_facts_known_without_playing_are_what_playing_says(
     lineup: str, seed: int, bot_seed: int
 ) -> None:
     seen: Counter[str] = Counter()
     check_playout(lineup, seed, bot_seed, seen)
-    assert seen["plain"] > 0
+    assert seen["plain"] > 0 and seen["known"] > 0
 
 
-def test_moves_with_a_fee_or_contraband_are_played_for_their_facts() -> None:
-    """The playouts reach both sides of the shortcut: moves it answers and moves it leaves
-    to their events (a bridge fee, contraband carried along)."""
+def test_the_playouts_reach_both_sides_of_the_shortcuts() -> None:
+    """Moves and builds answered without playing, and moves left to their events (a bridge
+    fee, contraband carried along)."""
     seen: Counter[str] = Counter()
     for seed in range(3):
         check_playout(LINEUPS[0], seed, seed + 1, seen)
-    assert seen["plain"] > 100 and seen["with fee or contraband"] > 10, seen
+    assert seen["plain"] > 100 and seen["known"] > 10 and seen["with fee or contraband"] > 10, seen
