@@ -97,15 +97,7 @@ class ArenaSettings(ServiceSettings):
 async def run(
     settings: ArenaSettings, ready: asyncio.Event | None = None, stop: asyncio.Event | None = None
 ) -> None:
-    bus = await Bus.connect(
-        settings.nats_url,
-        settings.stream,
-        name="frontier-arena",
-        replicas=settings.nats_replicas,
-        timeout_s=settings.call_timeout_s,
-        startup_wait_s=settings.nats_startup_wait_s,
-        max_age_s=settings.stream_max_age_s,
-    )
+    bus = await Bus.for_service(settings, "frontier-arena")
     store = ArenaStore(await bus.arena_bucket())
     host_keys = HostKeyStore(await bus.host_keys_bucket()) if settings.access == "keys" else None
     lobby = Lobby()

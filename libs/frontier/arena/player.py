@@ -33,7 +33,6 @@ from frontier.bots.sdk import (
     BotError,
     Decision,
     Strategy,
-    error_details,
     make_strategy,
 )
 from frontier.engine import Seat
@@ -107,10 +106,7 @@ class Player:
                     failure = "the arena ended the stream"
                 except grpc.aio.AioRpcError as exc:
                     if exc.code() not in RECONNECTABLE:
-                        details = error_details(exc)
-                        raise BotError(
-                            f"{exc.code().name} {details.reason}: {exc.details()}", details
-                        ) from None
+                        raise BotError.refused(exc) from None
                     welcomed, failure = False, exc.code().name
                 if self.finished.is_set():
                     break

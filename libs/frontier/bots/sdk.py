@@ -236,6 +236,13 @@ class BotError(RuntimeError):
         super().__init__(message)
         self.details = details
 
+    @classmethod
+    def refused(cls, exc: grpc.aio.AioRpcError) -> BotError:
+        """The server's refusal of a stream that trying again would not change (a status
+        not in :data:`RECONNECTABLE`), with its reason."""
+        details = error_details(exc)
+        return cls(f"{exc.code().name} {details.reason}: {exc.details()}", details)
+
 
 class BotClient:
     """Plays one seat of one match over ``BotService.Play``; see the module docstring."""
@@ -270,10 +277,7 @@ class BotClient:
                     failure = "the server ended the stream"
                 except grpc.aio.AioRpcError as exc:
                     if exc.code() not in RECONNECTABLE:
-                        details = error_details(exc)
-                        raise BotError(
-                            f"{exc.code().name} {details.reason}: {exc.details()}", details
-                        ) from None
+                        raise BotError.refused(exc) from None
                     failure = f"{exc.code().name}: {exc.details()}"
                 failures += 1
                 if failures > self.max_reconnects:

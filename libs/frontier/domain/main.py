@@ -26,15 +26,7 @@ async def run(
     stop: asyncio.Event | None = None,
 ) -> None:
     domain = service.domain
-    bus = await Bus.connect(
-        settings.nats_url,
-        settings.stream,
-        name=f"frontier-{domain.value}",
-        replicas=settings.nats_replicas,
-        timeout_s=settings.call_timeout_s,
-        startup_wait_s=settings.nats_startup_wait_s,
-        max_age_s=settings.stream_max_age_s,
-    )
+    bus = await Bus.for_service(settings, f"frontier-{domain.value}")
     scoreboard = Scoreboard() if service.keeps_scoreboard else None
     # only the service with a scoreboard follows every batch on NATS; the others get the
     # batches they lack with the requests (see projection.py)

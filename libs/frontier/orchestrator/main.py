@@ -37,15 +37,7 @@ async def run(
     ready: asyncio.Event | None = None,
     stop: asyncio.Event | None = None,
 ) -> None:
-    bus = await Bus.connect(
-        settings.nats_url,
-        settings.stream,
-        name="frontier-orchestrator",
-        replicas=settings.nats_replicas,
-        timeout_s=settings.call_timeout_s,
-        startup_wait_s=settings.nats_startup_wait_s,
-        max_age_s=settings.stream_max_age_s,
-    )
+    bus = await Bus.for_service(settings, "frontier-orchestrator")
     # local: no checks and nothing counted, so no cost on any call
     access = await host_access(settings, bus) if settings.access == "keys" else None
     clients = DomainClients(settings)

@@ -62,6 +62,7 @@ from .event_stream import (
 from .failure_log import FailureLog
 from .follow import Follower
 from .nats_internals import fail_waiting_requests
+from .settings import ServiceSettings
 
 log = logging.getLogger("frontier.bus")
 
@@ -147,6 +148,20 @@ class Bus(EventStream):
         self._standing: KeyValue | None = None
         self._followers: list[Follower] = []
         self._answers: Answers | None = None  # JetStream's answers to publishes
+
+    @classmethod
+    async def for_service(cls, settings: ServiceSettings, name: str) -> Bus:
+        """:meth:`connect` as a service's settings configure it (``name`` names the
+        connection in nats-server's monitoring: ``frontier-orchestrator``...)."""
+        return await cls.connect(
+            settings.nats_url,
+            settings.stream,
+            name=name,
+            replicas=settings.nats_replicas,
+            timeout_s=settings.call_timeout_s,
+            startup_wait_s=settings.nats_startup_wait_s,
+            max_age_s=settings.stream_max_age_s,
+        )
 
     @classmethod
     async def connect(
