@@ -8,22 +8,17 @@ arena keeps only the secret's sha256 (the same hash as host keys and seat tokens
 
 from __future__ import annotations
 
-import hmac
 import re
-import secrets
 import time
 
 import grpc
 from pydantic import BaseModel
 
 from frontier.runtime.errors import FIELD, ServiceError
-from frontier.store.matches import token_hash
+from frontier.store.credentials import KeyScheme, secret_matches
 
 PREFIX = "fb_"
-_ID_BYTES = 6  # 12 hex digits: ids are names, not secrets
-_SECRET_BYTES = 24
-_KEY = re.compile(r"fb_([0-9a-f]{12})_([A-Za-z0-9_-]{16,64})")
-ID_PATTERN = re.compile(r"[0-9a-f]{12}")
+BOT_KEYS = KeyScheme(PREFIX)
 NAME_CHARS = 40
 DESCRIPTION_CHARS = 200
 _NAME = re.compile(rf"[A-Za-z0-9._-]{{1,{NAME_CHARS}}}")
@@ -42,13 +37,12 @@ class BotRecord(BaseModel):
 
     def matches(self, secret: str) -> bool:
         """Whether ``secret`` is this bot's (compared in constant time)."""
-        return hmac.compare_digest(self.secret_sha256, token_hash(secret))
+        return secret_matches(self.secret_sha256, secret)
 
 
 def parse_key(key: str) -> tuple[str, str] | None:
     """``(id, secret)`` of a bot key, or None for anything not shaped like one."""
-    found = _KEY.fullmatch(key.strip())
-    return None if found is None else (found.group(1), found.group(2))
+    return BOT_KEYS.parse(key)
 
 
 def checked_name(name: str) -> str:
@@ -83,14 +77,13 @@ def new_bot(
 ) -> tuple[BotRecord, str]:
     """A new bot's record and its key (to be shown once); the name and description are
     checked first (ServiceError)."""
+    bot_id, secret_sha256, key = BOT_KEYS.mint()
     record = BotRecord(
-        bot_id=secrets.token_hex(_ID_BYTES),
+        bot_id=bot_id,
         name=checked_name(name),
         description=checked_description(description),
         owner=owner,
-        secret_sha256="",
+        secret_sha256=secret_sha256,
         created_unix=time.time() if now is None else now,
     )
-    secret = secrets.token_urlsafe(_SECRET_BYTES)
-    record.secret_sha256 = token_hash(secret)
-    return record, f"{PREFIX}{record.bot_id}_{secret}"
+    return record, key

@@ -24,9 +24,10 @@ from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError, NoKeysEr
 from nats.js.kv import KeyValue
 
 from frontier.runtime.errors import FIELD, ServiceError
+from frontier.store.credentials import ID_PATTERN
 
 from .ratings import Board, MatchResult, apply_result
-from .registry import ID_PATTERN, BotRecord, parse_key
+from .registry import BotRecord, parse_key
 
 BOARD_KEY = "board"
 _SAFE = re.compile(r"[A-Za-z0-9_-]{1,100}")

@@ -9,23 +9,17 @@ revoked.  Revoked keys stay listed (an operator sees what was revoked and when).
 
 from __future__ import annotations
 
-import hmac
 import json
-import re
-import secrets
 import time
 from dataclasses import asdict, dataclass, field, replace
 
 from nats.js.errors import KeyNotFoundError, NoKeysError, NotFoundError
 from nats.js.kv import KeyValue
 
-from .matches import token_hash
+from .credentials import ID_PATTERN, KeyScheme, secret_matches
 
 PREFIX = "fk_"
-_ID_BYTES = 6  # 12 hex digits: ids are names, not secrets
-_SECRET_BYTES = 24
-_KEY = re.compile(r"fk_([0-9a-f]{12})_([A-Za-z0-9_-]{16,64})")
-_ID = re.compile(r"[0-9a-f]{12}")
+HOST_KEYS = KeyScheme(PREFIX)
 NAME_CHARS = 64
 
 # the quotas a key may override (see orchestrator/host_keys.py for what each counts)
@@ -38,10 +32,10 @@ class InvalidHostKey(ValueError):
 
 def parse(key: str) -> tuple[str, str]:
     """``(id, secret)`` of a key; InvalidHostKey for anything not shaped like one."""
-    found = _KEY.fullmatch(key.strip())
+    found = HOST_KEYS.parse(key)
     if found is None:
         raise InvalidHostKey("not a host key (fk_<id>_<secret>)")
-    return found.group(1), found.group(2)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +62,7 @@ class HostKey:
 
     def matches(self, secret: str) -> bool:
         """Whether ``secret`` is this key's (compared in constant time)."""
-        return hmac.compare_digest(self.secret_sha256, token_hash(secret))
+        return secret_matches(self.secret_sha256, secret)
 
     def as_json(self) -> bytes:
         return json.dumps(asdict(self), sort_keys=True).encode()
@@ -94,10 +88,9 @@ def new_key(name: str, quotas: Quotas, now: float | None = None) -> tuple[HostKe
     name = name.strip()
     if not name or len(name) > NAME_CHARS:
         raise InvalidHostKey(f"a key's name has 1 to {NAME_CHARS} characters")
-    key_id = secrets.token_hex(_ID_BYTES)
-    secret = secrets.token_urlsafe(_SECRET_BYTES)
-    record = HostKey(key_id, name, token_hash(secret), time.time() if now is None else now, quotas)
-    return record, f"{PREFIX}{key_id}_{secret}"
+    key_id, secret_sha256, key = HOST_KEYS.mint()
+    record = HostKey(key_id, name, secret_sha256, time.time() if now is None else now, quotas)
+    return record, key
 
 
 class HostKeyStore:
@@ -112,7 +105,7 @@ class HostKeyStore:
         return record, key
 
     async def get(self, key_id: str) -> HostKey | None:
-        if _ID.fullmatch(key_id) is None:  # no such key (and no KV subject to build)
+        if ID_PATTERN.fullmatch(key_id) is None:  # no such key (and no KV subject to build)
             return None
         try:
             entry = await self.bucket.get(key_id)
