@@ -3,7 +3,7 @@
 // by verb.  It draws from the arrangement of commands.ts; the page gives it each new legal
 // list once, and it tells the page which command the player chose.
 
-import { arrange, Arranged, Choice, choicesOf, isMove, Legal, movesFrom, page, reachable, VERBS } from './commands';
+import { arrange, Arranged, Choice, CHOICES_MAX, choicesOf, isMove, Legal, movesFrom, page, reachable, VERBS } from './commands';
 import { humane, Names } from './names';
 import { html } from './svg';
 
@@ -19,8 +19,11 @@ export class Actor {
   constructor(private readonly names: Names, private readonly onMap: Set<string>, private readonly choose: (c: Legal) => void) {}
 
   // A new legal list (once per command): the selection stays where it still offers something.
-  setLegal(legal: Legal[]): void {
+  // `turn` names the turn it belongs to (round and seat): while the player ends that turn
+  // step by step ("End turn"), the next step's end comes back to be played at once.
+  setLegal(legal: Legal[], turn: string): Legal | null {
     this.legal = legal;
+    this.root.classList.remove('busy');
     this.arranged = arrange(legal, this.onMap);
     this.opened.clear();
     this.pages.clear();
@@ -28,7 +31,33 @@ export class Actor {
     if (!this.selected || !movesFrom(this.here(), this.selected).has(this.dest)) this.dest = '';
     this.root.dataset.commands = String(legal.length);
     this.root.dataset.reachable = String(reachable(this.arranged));
+    this.turn = turn;
+    if (this.endingTurn && this.endingTurn === turn && !this.arranged.answers.length && this.arranged.ends.length) {
+      this.render();
+      this.hold(true);
+      return this.arranged.ends[0];
+    }
+    this.endingTurn = '';
     this.render();
+    return null;
+  }
+
+  // While a command is on its way the choices stay on show but take no click (a second click
+  // would be refused, or worse, answer the next question); the next list or a refusal ends it.
+  hold(on: boolean): void {
+    this.root.classList.toggle('busy', on);
+    for (const b of Array.from(this.root.querySelectorAll('button'))) b.disabled = on;
+  }
+
+  private turn = '';
+  private endingTurn = '';
+
+  // Whether the step is only "where?": every command is one per clearing, none elsewhere (a
+  // setup placement), so a click on a clearing plays its command at once.
+  private onlyWhere(): boolean {
+    const a = this.arranged;
+    if (a.answers.length || a.ends.length || a.byVerb.size) return false;
+    return [...a.byClearing.values()].every((cmds) => cmds.length === 1 && !isMove(cmds[0]));
   }
 
   // The clearings the map highlights: where a command is, or the chosen move's destinations.
@@ -53,7 +82,8 @@ export class Actor {
   onClearing(id: string, redraw: () => void): void {
     const moves = this.selected ? movesFrom(this.here(), this.selected) : new Map<string, Legal[]>();
     if (this.selected && !this.dest && id !== this.selected && moves.has(id)) this.pickDest(id);
-    else if (this.arranged.byClearing.has(id)) { this.selected = id === this.selected ? '' : id; this.dest = ''; }
+    else if (this.onlyWhere() && this.arranged.byClearing.has(id)) { this.run((this.arranged.byClearing.get(id) ?? [])[0]); return; }
+    else if (this.arranged.byClearing.has(id)) { this.selected = id === this.selected ? '' : id; this.dest = ''; this.howMany = 0; }
     else { this.selected = ''; this.dest = ''; }
     this.opened.clear();
     this.render();
@@ -62,23 +92,42 @@ export class Actor {
 
   private here(): Legal[] { return this.arranged.byClearing.get(this.selected) ?? []; }
 
+  // A destination clicked: the move of as many as the player set (all, by default; fewer
+  // where fewer may go) plays at once; only a choice of fee card asks a further question.
   private pickDest(to: string): void {
     const cmds = movesFrom(this.here(), this.selected).get(to) ?? [];
-    if (cmds.length === 1) { this.run(cmds[0]); return; }
+    const counts = cmds.map((c) => c.command?.count ?? 0);
+    const fit = counts.filter((n) => !this.howMany || n <= this.howMany);
+    const n = fit.length ? Math.max(...fit) : Math.min(...counts);
+    const these = cmds.filter((c) => (c.command?.count ?? 0) === n);
+    if (these.length === 1) { this.run(these[0]); return; }
     this.dest = to;
+    this.destCount = n;
   }
+
+  private howMany = 0; // how many a destination's click moves; 0 = all that may go
+  private destCount = 0; // the count whose fee card is being chosen
 
   private run(c: Legal): void {
     // a move goes on from where it ended: its destination's menu opens next
     if (isMove(c) && c.command?.clearing === this.selected) this.selected = c.command?.to ?? '';
     this.dest = '';
+    this.hold(true);
     this.choose(c);
   }
 
   private render(): void {
     const a = this.arranged;
     const parts: HTMLElement[] = [];
-    if (a.ends.length) parts.push(html('div', { class: 'act-ends' }, ...a.ends.map((c) => this.button(c.label || 'End this step', c, 'cmd end'))));
+    if (a.ends.length) {
+      const ends = html('div', { class: 'act-ends' }, ...a.ends.map((c) => this.button(c.label || 'End this step', c, 'cmd end')));
+      if (!a.answers.length && this.turn) {
+        const whole = html('button', { type: 'button', class: 'end-turn', id: 'end-turn', title: 'ends each step in turn, stopping at one that cannot simply end' }, 'End turn');
+        whole.addEventListener('click', () => { this.endingTurn = this.turn; this.run(a.ends[0]); });
+        ends.append(whole);
+      }
+      parts.push(ends);
+    }
     if (a.answers.length) parts.push(this.section('Your answer', 'answers', a.answers, 'act-answers'));
     if (this.selected) parts.push(this.clearingMenu());
     const places = [...a.byClearing.keys()];
@@ -106,13 +155,15 @@ export class Actor {
     const box = html('section', { class: 'act-menu', id: 'act-menu', 'data-clearing': this.selected }, html('h3', {}, where));
     const moves = movesFrom(this.here(), this.selected);
     if (this.dest) {
-      const cmds = moves.get(this.dest) ?? [];
-      box.append(html('h4', {}, `${where} → ${this.names.place(this.dest)}: how many?`), this.list('count', countChoices(cmds), (ch) => this.take(ch, 'count')),
+      const cmds = (moves.get(this.dest) ?? []).filter((c) => (c.command?.count ?? 0) === this.destCount);
+      const choices: Choice[] = cmds.map((c) => ({ label: c.label || c.id, legal: c }));
+      box.append(html('h4', {}, `${where} → ${this.names.place(this.dest)}: which card pays?`), this.list('count', choices, (ch) => this.take(ch, 'count')),
         this.plain('◂ other destination', () => { this.dest = ''; this.render(); this.redraw(); }));
       return box;
     }
     if (moves.size) {
       const dests: Choice[] = [...moves.keys()].map((to) => ({ label: `→ ${this.names.place(to)}`, group: moves.get(to) ?? [] }));
+      box.append(this.countPicker(moves));
       box.append(html('h4', {}, 'Move from here: click a destination on the map, or'), this.list('dest', dests, (ch) => {
         const to = [...moves.keys()].find((t) => `→ ${this.names.place(t)}` === ch.label) ?? '';
         this.onClearing(to, () => this.redraw());
@@ -122,6 +173,19 @@ export class Actor {
     for (const [verb, heading] of VERBS) {
       const cmds = rest.filter((c) => (c.verb ?? 'COMMAND_VERB_UNSPECIFIED') === verb);
       if (cmds.length) box.append(this.section(heading, `here:${verb}`, cmds, 'act-verb'));
+    }
+    return box;
+  }
+
+  // How many a destination's click moves: all (the default) or fewer, set before the click.
+  private countPicker(moves: Map<string, Legal[]>): HTMLElement {
+    const counts = [...new Set([...moves.values()].flat().map((c) => c.command?.count ?? 0))].sort((x, y) => y - x);
+    const box = html('div', { class: 'how-many', id: 'how-many' }, 'How many: ');
+    if (counts.length < 2) { box.append(String(counts[0] ?? '')); return box; }
+    for (const n of [0, ...counts.slice(1)].slice(0, CHOICES_MAX)) {
+      const b = html('button', { type: 'button', class: 'count', 'aria-pressed': String(this.howMany === n), 'data-count': String(n) }, n ? String(n) : `all (${counts[0]})`);
+      b.addEventListener('click', () => { this.howMany = n; this.render(); });
+      box.append(b);
     }
     return box;
   }
@@ -194,14 +258,3 @@ export class Actor {
   }
 }
 
-// A move's commands between two clearings, by how many go (each count a group when several
-// fee cards may pay it).
-function countChoices(cmds: Legal[]): Choice[] {
-  const byCount = new Map<number, Legal[]>();
-  for (const c of cmds) byCount.set(c.command?.count ?? 0, [...(byCount.get(c.command?.count ?? 0) ?? []), c]);
-  const max = Math.max(...byCount.keys());
-  return [...byCount].sort((x, y) => y[0] - x[0]).map(([n, g]) => {
-    const label = n === max && byCount.size > 1 ? `all ${n}` : String(n || 'move');
-    return g.length === 1 ? { label, legal: g[0] } : { label: `${label} (pay with…)`, group: g };
-  });
-}

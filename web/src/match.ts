@@ -192,13 +192,18 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
   function choicesChanged(): void {
     if (!playing || legal === lastLegal) return;
     lastLegal = legal;
-    actor.setLegal(live?.winner ? [] : legal);
+    const ownTurn = live && seatName(live.turn_seat) === me && !seatName(live.decision?.seat) ? `${live.round}:${me}` : '';
+    const next = actor.setLegal(live?.winner ? [] : legal, ownTurn);
     signal.update(legal.length > 0 && !live?.winner, promptText(live ?? {}, names, true));
-    if (auto.checked && legal.length === 1 && autoTried !== legalVersion && !live?.winner && position === null) {
+    // played after the current command's handling is over (a macrotask), never inside it
+    if (next) setTimeout(() => void submit(next), 0);
+    else if (auto.checked && legal.length === 1 && autoTried !== legalVersion && !live?.winner && position === null) {
       autoTried = legalVersion;
-      notify(`Played your only choice: ${names.scrub(legal[0].label ?? '')}`, 'auto');
+      const only = legal[0];
+      notify(`Played your only choice: ${names.scrub(only.label ?? '')}`, 'auto');
       while (notices.childElementCount > 3) notices.firstElementChild?.remove();
-      void submit(legal[0]);
+      actor.hold(true);
+      setTimeout(() => void submit(only), 0);
     }
   }
 
@@ -220,6 +225,7 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
       } else await refresh();
     } catch (e) {
       errorBox.replaceChildren(html('p', { class: 'error', id: 'command-error' }, `Not played: ${(e as Error).message}`));
+      lastLegal = null; // the list is drawn again, taking clicks, even when it did not change
       await refresh();
     } finally { submitting = false; }
   }
@@ -262,7 +268,7 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
   function lineText(e: any, r: number): string | null {
     const words = inWords(e, names);
     if (!words) return null;
-    const who = e.seat ? `${names.seat(e.seat)}${seatName(e.seat) === me ? ', you' : ''}` : 'table';
+    const who = e.seat ? (seatName(e.seat) === me ? `you, ${names.seat(e.seat)}` : names.seat(e.seat)) : 'table';
     return `R${r} · ${who} · ${words}`;
   }
   function relog(env: any): void {

@@ -35,7 +35,7 @@ const say: Record<string, Say> = {
   PAWN_PLACED: (e, n) => `placed the pawn in ${n.place(e.to)}`,
   TURN_STARTED: () => 'started the turn',
   ROUND_STARTED: (e) => `round ${e.count ?? 0} started`,
-  DECISION_REQUESTED: (e, n) => `must decide: ${humane(e.text ?? '')}${e.target ? ' (' + n.seat(e.target) + ')' : ''}`,
+  DECISION_REQUESTED: (e, n) => `must decide: ${humane(e.text ?? '')}${e.target && e.target !== e.seat ? ' (about ' + n.seat(e.target) + ')' : ''}`,
   DECISION_DECLINED: (e) => `declined: ${humane(e.text ?? '')}`,
   GAME_ENDED: (e) => `game over: ${e.text === 'draw' ? 'a draw' : 'team ' + e.text + ' wins'} (${(e.values ?? []).join(' – ')})${e.piece ? ', ' + e.piece : ''}`,
   ROUND_LIMIT_REACHED: (e) => `the last round (${e.count ?? 0}) is over`,

@@ -1,0 +1,146 @@
+"""Playing a seat in a real Chromium against a real stack: two people and four bots play a
+whole match by clicks only (from the map, the grouped choices, the answers), with no list of
+more than fifteen choices and every legal command reachable, the log in words without ids;
+the clicks per turn and the bytes per command are printed.  A refused command's error stays
+until the next action, a deep link to a version that is none is refused politely, and the
+bundle is minified and served compressed."""
+
+from __future__ import annotations
+
+import gzip
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from frontier.ops.stack import StackConfig
+from tests.browser.seat_player import RAW_ID, SeatPlayer
+from tests.browser.shots import shoot
+from tests.browser.test_web_client import api, csp_refusals, seat_api
+
+pytestmark = [pytest.mark.browser, pytest.mark.integration]
+
+FOUR_BOTS = ["A2", "B2", "A3", "B3"]
+
+
+def _two_seats(web_stack: StackConfig, rounds: int) -> tuple[str, dict[str, str]]:
+    """A match with people at A1 and B1 (their seat tokens) and bots elsewhere."""
+    created = api(web_stack, "/api/matches", {"max_rounds": rounds, "bots": FOUR_BOTS})
+    match_id = created["match_id"]
+    tokens = {}
+    for invite in created["invites"]:
+        claim = {"invite_code": invite["invite_code"], "allow_host_claim": True}
+        tokens[invite["seat"]] = api(web_stack, f"/api/matches/{match_id}/claim", claim)["token"]
+    return match_id, tokens
+
+
+def _open_seat(browser: Any, web_stack: StackConfig, match_id: str, token: str) -> Any:
+    context = browser.new_context(viewport={"width": 1600, "height": 1000})
+    page = context.new_page()
+    page.goto(f"{web_stack.web_url}play?match={match_id}#token={token}")
+    page.wait_for_selector("#act", state="attached")
+    return page
+
+
+def test_two_people_and_four_bots_play_a_match_by_clicks(
+    web_stack: StackConfig, browser: Any, output: Path
+) -> None:
+    match_id, tokens = _two_seats(web_stack, rounds=2)
+    pages = {seat: _open_seat(browser, web_stack, match_id, t) for seat, t in tokens.items()}
+    refused = {seat: csp_refusals(page) for seat, page in pages.items()}
+    players = {seat: SeatPlayer(page, seed=i) for i, (seat, page) in enumerate(pages.items())}
+    looks = 0
+    while not any(page.query_selector("#winner") for page in pages.values()):
+        clicked = [player.step() for player in players.values()]
+        looks += 1
+        if looks == 40:
+            shoot(pages["A1"], output, "1-playing")
+        if not any(clicked):
+            pages["A1"].wait_for_timeout(40)
+        assert looks < 20000, "the match did not end"
+    for seat, page in pages.items():
+        page.wait_for_selector("#winner")
+        log = page.inner_text("#log")
+        assert "drew" in log
+        assert not RAW_ID.findall(log), f"ids in {seat}'s log: {RAW_ID.findall(log)[:5]}"
+        assert page.query_selector(".notice.winner"), "the winner is told"
+        assert refused[seat] == []
+        print(players[seat].summary(seat))
+        print(players[seat].trail)
+    shoot(pages["A1"], output, "2-over")
+    # one's own draws are shown with the cards drawn: a card's name, never "a hidden card"
+    own_draws = [
+        line
+        for line in pages["A1"].inner_text("#log").splitlines()
+        if "you, A1 (Marquise) · drew" in line
+    ]
+    assert own_draws and not [line for line in own_draws if "hidden" in line]
+    for player in players.values():
+        assert player.command_bytes, "the seat played"
+        assert any(s.commands for s in player.stretches)
+    for page in pages.values():
+        page.context.close()
+
+
+def test_a_refused_command_stays_on_show_until_the_next_action(
+    web_stack: StackConfig, browser: Any
+) -> None:
+    match_id, tokens = _two_seats(web_stack, rounds=1)
+    page = _open_seat(browser, web_stack, match_id, tokens["A1"])
+    page.wait_for_selector("#act button")
+
+    # the real server refuses the next command: its id is made one no list holds
+    def spoil(route: Any) -> None:
+        route.continue_(post_data=b'{"legal_id": "no such command", "expected_version": -1}')
+
+    page.route("**/commands", spoil)
+    first = page.query_selector("#act button.cmd") or page.query_selector("#act button.group")
+    first.click()
+    if not page.query_selector("#command-error"):  # a group opened: choose inside it
+        page.click("#act button.cmd")
+    page.wait_for_selector("#command-error")
+    page.unroute("**/commands")
+    said = page.inner_text("#command-error")
+    assert said.startswith("Not played")
+    # the page reads its view again after a refusal, and the error is still there
+    view = seat_api(web_stack, f"/api/matches/{match_id}/view", tokens["A1"])["view"]
+    page.wait_for_function(
+        "v => (document.querySelector('#version')?.textContent ?? '').includes(v)",
+        arg=f"version {view['version']}",
+    )
+    assert page.inner_text("#command-error") == said
+    (page.query_selector("#act button.cmd") or page.query_selector("#act button.group")).click()
+    assert not page.query_selector("#command-error")
+    page.context.close()
+
+
+@pytest.mark.parametrize("asked", ["abc", "-1", "99999999", "1e3"])
+def test_a_deep_link_to_no_version_is_refused_politely(
+    web_stack: StackConfig, browser: Any, asked: str
+) -> None:
+    created = api(web_stack, "/api/matches", {"max_rounds": 1, "bots": ["A1", *FOUR_BOTS]})
+    page = browser.new_page()
+    page.goto(f"{web_stack.web_url}match?match={created['match_id']}&version={asked}")
+    page.wait_for_selector(".notice.refused-link")
+    assert "showing" in page.inner_text(".notice.refused-link")
+    page.wait_for_selector("#version")
+    page.wait_for_function("() => document.querySelector('#version').textContent.length > 0")
+    shown = page.inner_text("#version")
+    assert "NaN" not in shown and "live" in shown
+    assert "version=" not in page.url
+    page.close()
+
+
+def test_the_bundle_is_minified_and_served_compressed(web_stack: StackConfig) -> None:
+    request = urllib.request.Request(
+        web_stack.web_url + "static/app.js", headers={"Accept-Encoding": "gzip"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        assert reply.headers["Content-Encoding"] == "gzip"
+        sent = reply.read()
+    bundle = gzip.decompress(sent).decode()
+    assert len(sent) < len(bundle) / 2
+    # minified: a few long lines, not one statement per indented line
+    assert bundle.count("\n") < 50 and "\n  " not in bundle
+    print(f"app.js: {len(bundle)} bytes, {len(sent)} bytes as sent")
