@@ -65,7 +65,8 @@ class SeatPlayer:
         facts = self.page.evaluate(
             """() => {
               const act = document.querySelector('#act');
-              if (act?.classList.contains('busy')) return { commands: -1, reachable: -1, lists: [] };
+              const busy = { commands: -1, reachable: -1, lists: [] };
+              if (act?.classList.contains('busy')) return busy;
               const lists = [...document.querySelectorAll('#act ul.choices')]
                 .map((u) => u.querySelectorAll('button').length);
               return { commands: Number(act?.dataset.commands ?? 0),
@@ -96,7 +97,8 @@ class SeatPlayer:
         if target is None:
             return False
         try:
-            self.trail.append(str(target.get_attribute("data-clearing") or target.inner_text())[:30])
+            what = target.get_attribute("data-clearing") or target.inner_text()
+            self.trail.append(str(what)[:30])
             target.click(timeout=2000)
         except PlaywrightError:
             return False  # redrawn between look and click: look again
@@ -131,6 +133,10 @@ class SeatPlayer:
         if self.current is not None and (self.current.clicks or self.current.commands):
             self.stretches.append(self.current)
         self.current = None
+
+    def clicks(self) -> int:
+        """Every click so far."""
+        return sum(s.clicks for s in self.stretches) + (self.current.clicks if self.current else 0)
 
     def summary(self, name: str) -> str:
         self._close_stretch()
