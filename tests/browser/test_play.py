@@ -144,3 +144,38 @@ def test_the_bundle_is_minified_and_served_compressed(web_stack: StackConfig) ->
     # minified: a few long lines, not one statement per indented line
     assert bundle.count("\n") < 50 and "\n  " not in bundle
     print(f"app.js: {len(bundle)} bytes, {len(sent)} bytes as sent")
+
+
+def test_spectators_are_told_of_strikes_the_takeover_the_winner_and_abandonment(
+    web_stack: StackConfig, browser: Any
+) -> None:
+    # A1 is left open under a short clock: its deadlines pass, then the bot takes it over
+    clocked = api(
+        web_stack,
+        "/api/matches",
+        {"max_rounds": 1, "decision_budget_ms": 300, "bots": [*FOUR_BOTS, "B1"]},
+    )
+    page = browser.new_page()
+    page.goto(f"{web_stack.web_url}match?match={clocked['match_id']}")
+    page.wait_for_selector(".notice.strike", timeout=20_000)
+    assert "ran out of time" in page.inner_text(".notice.strike")
+    page.wait_for_selector(".notice.takeover", timeout=20_000)
+    assert "built-in bot" in page.inner_text(".notice.takeover")
+    page.wait_for_selector(".notice.winner", timeout=60_000)
+    # a match left waiting for its open seat, ended by its host
+    waiting = api(web_stack, "/api/matches", {"max_rounds": 1, "bots": [*FOUR_BOTS, "B1"]})
+    page.goto(f"{web_stack.web_url}match?match={waiting['match_id']}")
+    page.wait_for_selector("#board .clearing")
+    request = urllib.request.Request(
+        f"{web_stack.web_url}api/matches/{waiting['match_id']}/abandon",
+        data=b"{}",
+        headers={
+            "Content-Type": "application/json",
+            "X-Frontier-Client": "tests",
+            "X-Frontier-Host-Token": waiting["host_token"],
+        },
+    )
+    urllib.request.urlopen(request, timeout=10).close()
+    page.wait_for_selector(".notice.abandoned", timeout=20_000)
+    assert "abandoned" in page.inner_text("#log")
+    page.close()

@@ -17,6 +17,8 @@ import { clearingsOf, inWords } from './words';
 
 interface Batch { version: number; events: any[] }
 
+const QUIET_MS = 10_000; // a live match this long without an event may have been abandoned
+
 // A deep link's version: digits only, else refused (with the reason shown) and the page
 // opens live; one past the match's last version is refused once the view says how far it is.
 export function versionParam(raw: string | null): { version: number | null; refused: string } {
@@ -308,9 +310,19 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
     }
   }
 
-  async function ended(): Promise<void> {
+  // An abandoned match's event stream may stay open with nothing more to say: after a quiet
+  // spell (doubling while it lasts) the page asks whether the match was abandoned.
+  let quietTimer = 0;
+  let quietMs = QUIET_MS;
+  function heard(): void {
+    clearTimeout(quietTimer);
+    quietMs = QUIET_MS;
+    if (!over) quietTimer = window.setTimeout(() => void ended(false), quietMs);
+  }
+
+  async function ended(streamOver = true): Promise<void> {
     if (over) return;
-    // the stream ended without a winner: the match was abandoned (or the server went away)
+    // no winner and the stream ended or went quiet: was the match abandoned?
     try {
       const page = await api(`/api/matches?status=abandoned`);
       if ((page.matches ?? []).some((m: any) => m.match_id === matchId)) {
@@ -323,7 +335,11 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
         return;
       }
     } catch { /* the listing failed: the refresh below still shows the last view */ }
-    refreshSoon();
+    if (streamOver) refreshSoon();
+    else {
+      quietMs = Math.min(quietMs * 2, 8 * QUIET_MS);
+      quietTimer = window.setTimeout(() => void ended(false), quietMs);
+    }
   }
 
   follow(matchId, 0, (msg) => {
@@ -332,10 +348,12 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
     const last = batches[batches.length - 1];
     if (last && last.version === v) last.events.push(env); else batches.push({ version: v, events: [env] });
     logEvent(msg);
+    heard();
     // this seat's own command already brought its view: only others' moves need a read
     if (!live || v > Number(live.version)) refreshSoon();
     else if (position !== null) render();
   }, () => { void ended(); });
+  heard();
   await refresh();
 }
 
