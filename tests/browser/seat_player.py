@@ -39,6 +39,7 @@ class SeatPlayer:
     current: Stretch | None = None
     used_map: int = 0
     trail: list[str] = field(default_factory=list)  # what was clicked, in order
+    battles: int = 0  # looks that found a battle panel
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -79,8 +80,19 @@ class SeatPlayer:
         assert facts["reachable"] == facts["commands"], facts
         return int(facts["commands"])
 
+    def look_at_the_battle(self) -> None:
+        """A battle on show names both sides and its clearing, never by id."""
+        with contextlib.suppress(PlaywrightError):
+            panel = self.page.query_selector("#battle")
+            said = panel.inner_text() if panel else ""
+            if said:
+                assert said.startswith("Battle in") and "Attacker" in said and "Defender" in said
+                assert not RAW_ID.findall(said), said
+                self.battles += 1
+
     def step(self) -> bool:
         """One click if the seat has a choice to make; False when it has none."""
+        self.look_at_the_battle()
         try:
             commands = self.check_structure()
         except PlaywrightError:
@@ -151,6 +163,6 @@ class SeatPlayer:
             f" {len(self.command_bytes)} commands in all; a command's reply: median {per} bytes"
             f" as sent ({statistics.median(self.command_raw or [0])} as JSON); reads of others'"
             f" moves per own command {reads:.0f} bytes as sent; longest list"
-            f" {self.longest_list}; stretches (clicks, commands):"
-            f" {[(s.clicks, s.commands) for s in self.stretches]}"
+            f" {self.longest_list}; battle panels seen {self.battles}; stretches (clicks,"
+            f" commands): {[(s.clicks, s.commands) for s in self.stretches]}"
         )

@@ -67,7 +67,6 @@ def test_two_people_and_four_bots_play_a_match_by_clicks(
         assert page.query_selector(".notice.winner"), "the winner is told"
         assert refused[seat] == []
         print(players[seat].summary(seat))
-        print(players[seat].trail)
     shoot(pages["A1"], output, "2-over")
     # one's own draws are shown with the cards drawn: a card's name, never "a hidden card"
     own_draws = [

@@ -178,7 +178,7 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
     const shown = view ?? { round: board.round, score_a: board.scoreA, score_b: board.scoreB, winner: board.winner, version: board.version, seats: [], discard: [], deck_count: '—', phase: 'replay', step: `of version ${board.version}` };
     strip.replaceChildren(turnStrip({ ...shown, max_rounds: info.max_rounds }, Object.keys(factions), names));
     track.replaceChildren(scoreTrack(shown));
-    boards.replaceChildren(view ? seatBoards(view, cards) : html('p', {}, 'Seat boards show in the live view.'));
+    boards.replaceChildren(view ? seatBoards(view, cards, names) : html('p', {}, 'Seat boards show in the live view.'));
     hand.replaceChildren(view && playing ? handOf(view, cards) : html('span'));
     text.textContent = textView(board, data, suits);
     chart.replaceChildren(scoreChart(perRound()));

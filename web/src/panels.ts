@@ -52,7 +52,7 @@ export function turnStrip(view: any, lineupSeats: string[], names?: Names): HTML
   return strip;
 }
 
-export function seatBoards(view: any, cards: Record<string, any>): HTMLElement {
+export function seatBoards(view: any, cards: Record<string, any>, names?: Names): HTMLElement {
   const box = html('div', { class: 'seat-boards' });
   for (const s of view.seats ?? []) {
     const seat = seatName(s.seat);
@@ -75,7 +75,7 @@ export function seatBoards(view: any, cards: Record<string, any>): HTMLElement {
     }
     if (s.vagabond) {
       const v = s.vagabond;
-      lines.push(`at ${v.location} · items ${v.item_load}/${v.item_limit}`);
+      lines.push(`at ${names ? names.place(v.location) : v.location} · items ${v.item_load}/${v.item_limit}`);
       lines.push('items: ' + (v.items ?? []).map((i: any) => itemName(i.item) + (i.damaged ? ' (damaged)' : '') + (i.exhausted ? ' (exhausted)' : '')).join(', '));
       lines.push('relationships: ' + (v.relationships ?? []).map((r: any) => `${seatName(r.seat)} ${r.level}`).join(', '));
     }
