@@ -53,6 +53,7 @@ export function turnStrip(view: any, lineupSeats: string[], names?: Names): HTML
 }
 
 export function seatBoards(view: any, cards: Record<string, any>, names?: Names): HTMLElement {
+  const cardName = (c: string): string => cards[c]?.name ?? (names ? names.card(c) : c);
   const box = html('div', { class: 'seat-boards' });
   for (const s of view.seats ?? []) {
     const seat = seatName(s.seat);
@@ -61,15 +62,15 @@ export function seatBoards(view: any, cards: Record<string, any>, names?: Names)
     card.append(html('h4', {}, `${seat} · ${factionLabel(s)} · ${s.vp} VP`));
     const lines: string[] = [`hand ${s.hand_count}`];
     if ((s.crafted_items ?? []).length) lines.push(`crafted: ${s.crafted_items.map(itemName).join(', ')}`);
-    if ((s.play_area ?? []).length) lines.push(`in play: ${s.play_area.map((c: string) => cards[c]?.name ?? c).join(', ')}`);
+    if ((s.play_area ?? []).length) lines.push(`in play: ${s.play_area.map(cardName).join(', ')}`);
     const supply = (s.supply ?? []).map((p: any) => `${p.kind} ${p.count}`).join(', ');
     if (supply) lines.push(`supply: ${supply}`);
     if (s.eyrie) {
       lines.push(`leader: ${s.eyrie.leader || '—'}`);
-      for (const col of s.eyrie.decree ?? []) lines.push(`Decree ${col.column}: ${(col.cards ?? []).map((c: string) => cards[c]?.name ?? c).join(', ') || '—'}`);
+      for (const col of s.eyrie.decree ?? []) lines.push(`Decree ${col.column}: ${(col.cards ?? []).map(cardName).join(', ') || '—'}`);
     }
     if (s.alliance) {
-      const sup = (s.alliance.supporters ?? []).length ? ` (${s.alliance.supporters.map((c: string) => cards[c]?.name ?? c).join(', ')})` : '';
+      const sup = (s.alliance.supporters ?? []).length ? ` (${s.alliance.supporters.map(cardName).join(', ')})` : '';
       lines.push(`supporters ${s.alliance.supporters_count}${sup} · officers ${s.alliance.officers}`);
       lines.push(`bases left: ${(s.alliance.bases_left ?? []).map(suitName).join(', ') || 'none'}`);
     }
