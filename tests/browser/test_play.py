@@ -24,9 +24,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.integration]
 FOUR_BOTS = ["A2", "B2", "A3", "B3"]
 
 
-def _two_seats(web_stack: StackConfig, rounds: int) -> tuple[str, dict[str, str]]:
-    """A match with people at A1 and B1 (their seat tokens) and bots elsewhere."""
-    created = api(web_stack, "/api/matches", {"max_rounds": rounds, "bots": FOUR_BOTS})
+def _two_seats(
+    web_stack: StackConfig, rounds: int, people: tuple[str, str] = ("A1", "B1")
+) -> tuple[str, dict[str, str]]:
+    """A match with people at two seats (their seat tokens) and bots elsewhere."""
+    bots = [seat for seat in ("A1", "B1", "A2", "B2", "A3", "B3") if seat not in people]
+    created = api(web_stack, "/api/matches", {"max_rounds": rounds, "bots": bots})
     match_id = created["match_id"]
     tokens = {}
     for invite in created["invites"]:
@@ -43,10 +46,14 @@ def _open_seat(browser: Any, web_stack: StackConfig, match_id: str, token: str) 
     return page
 
 
+# the two Marquises; then the Alliance and a Vagabond (moves from and into forests, slips,
+# quests, aid, items)
+@pytest.mark.parametrize("people", [("A1", "B1"), ("B2", "A3")])
 def test_two_people_and_four_bots_play_a_match_by_clicks(
-    web_stack: StackConfig, browser: Any, output: Path
+    web_stack: StackConfig, browser: Any, output: Path, people: tuple[str, str]
 ) -> None:
-    match_id, tokens = _two_seats(web_stack, rounds=2)
+    match_id, tokens = _two_seats(web_stack, rounds=2, people=people)
+    first = people[0]
     pages = {seat: _open_seat(browser, web_stack, match_id, t) for seat, t in tokens.items()}
     refused = {seat: csp_refusals(page) for seat, page in pages.items()}
     players = {seat: SeatPlayer(page, seed=i) for i, (seat, page) in enumerate(pages.items())}
@@ -54,11 +61,11 @@ def test_two_people_and_four_bots_play_a_match_by_clicks(
     while not any(page.query_selector("#winner") for page in pages.values()):
         clicked = [player.step() for player in players.values()]
         looks += 1
-        menu = pages["A1"].query_selector("#act-menu #how-many button")
+        menu = pages[first].query_selector("#act-menu #how-many button")
         if menu and not (output / "1-playing.png").exists():
-            shoot(pages["A1"], output, "1-playing")  # a move being chosen from the map
+            shoot(pages[first], output, "1-playing")  # a move being chosen from the map
         if not any(clicked):
-            pages["A1"].wait_for_timeout(40)
+            pages[first].wait_for_timeout(40)
         assert looks < 20000, "the match did not end"
     for seat, page in pages.items():
         page.wait_for_selector("#winner")
@@ -68,14 +75,15 @@ def test_two_people_and_four_bots_play_a_match_by_clicks(
         assert page.query_selector(".notice.winner"), "the winner is told"
         assert refused[seat] == []
         print(players[seat].summary(seat))
-    shoot(pages["A1"], output, "2-over")
+    shoot(pages[first], output, "2-over")
     # one's own draws are shown with the cards drawn: a card's name, never "a hidden card"
-    own_draws = [
-        line
-        for line in pages["A1"].inner_text("#log").splitlines()
-        if "you, A1 (Marquise) · drew" in line
-    ]
-    assert own_draws and not [line for line in own_draws if "hidden" in line]
+    for seat, page in pages.items():
+        own_draws = [
+            line
+            for line in page.inner_text("#log").splitlines()
+            if f"you, {seat} (" in line and " · drew" in line
+        ]
+        assert own_draws and not [line for line in own_draws if "hidden" in line]
     for player in players.values():
         assert player.command_bytes, "the seat played"
         assert any(s.commands for s in player.stretches)
