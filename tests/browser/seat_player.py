@@ -105,6 +105,8 @@ class SeatPlayer:
         if self.current is None:
             self.current = Stretch()
             self.used_map = 0
+            # the tab's title tells the player, also while looking at another tab
+            assert self.page.title().startswith("● Your turn"), self.page.title()
         target = self._choose()
         if target is None:
             return False
