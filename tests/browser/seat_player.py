@@ -40,6 +40,7 @@ class SeatPlayer:
     used_map: int = 0
     trail: list[str] = field(default_factory=list)  # what was clicked, in order
     battles: int = 0  # looks that found a battle panel
+    prompts: list[str] = field(default_factory=list)  # the decisions' prompts read
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -90,6 +91,15 @@ class SeatPlayer:
                 assert not RAW_ID.findall(said), said
                 self.battles += 1
 
+    def read_the_prompt(self) -> None:
+        """The prompt says what is asked in words: a decision's context, else the step."""
+        with contextlib.suppress(PlaywrightError):
+            said = self.page.inner_text("#prompt")
+            assert said and not RAW_ID.findall(said), said
+            if self.page.query_selector("#act .act-answers"):
+                assert not said.startswith("Your turn"), said
+                self.prompts.append(said)
+
     def step(self) -> bool:
         """One click if the seat has a choice to make; False when it has none."""
         self.look_at_the_battle()
@@ -107,6 +117,7 @@ class SeatPlayer:
             self.used_map = 0
             # the tab's title tells the player, also while looking at another tab
             assert self.page.title().startswith("● Your turn"), self.page.title()
+        self.read_the_prompt()
         target = self._choose()
         if target is None:
             return False

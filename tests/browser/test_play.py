@@ -75,6 +75,7 @@ def test_two_people_and_four_bots_play_a_match_by_clicks(
         assert page.query_selector(".notice.winner"), "the winner is told"
         assert refused[seat] == []
         print(players[seat].summary(seat))
+        print(f"{seat}'s decisions: {sorted(set(players[seat].prompts))[:4]}")
     shoot(pages[first], output, "2-over")
     # one's own draws are shown with the cards drawn: a card's name, never "a hidden card"
     for seat, page in pages.items():

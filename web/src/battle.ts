@@ -48,11 +48,32 @@ export function battlePanel(view: ViewFacts, names: Names): HTMLElement | null {
   return box;
 }
 
+// "B1 (Marquise) with 3 warriors": a side of the battle as the prompt names it.
+function side(v: ViewFacts, n: Names, seat: string | undefined, clearing: string | undefined): string {
+  const w = warriorsOf(v, clearing, seat);
+  return `${n.seat(seat)} with ${w} warrior${w === 1 ? '' : 's'}`;
+}
+
+function mine(v: ViewFacts, clearing: string | undefined): string {
+  const w = warriorsOf(v, clearing, v.viewer);
+  return `you have ${w} warrior${w === 1 ? '' : 's'} there`;
+}
+
 const ASKED: Record<string, (d: DecisionFacts, n: Names, v: ViewFacts) => string> = {
-  ambush: (d, n, v) => `${n.seat(v.battle?.attacker ?? d.target)} attacks you in ${n.place(d.clearing || v.battle?.clearing)}: play an ambush card, or decline?`,
-  foil: (d, n, v) => `${n.seat(v.battle?.defender ?? d.target)} ambushes you in ${n.place(d.clearing || v.battle?.clearing)}: foil it with an ambush of your own, or decline?`,
+  ambush: (d, n, v) => {
+    const at = d.clearing || v.battle?.clearing;
+    return `${side(v, n, v.battle?.attacker ?? d.target, at)} attacks you in ${n.place(at)} (${mine(v, at)}): play an ambush card, or decline?`;
+  },
+  foil: (d, n, v) => {
+    const at = d.clearing || v.battle?.clearing;
+    return `${n.seat(v.battle?.defender ?? d.target)} ambushes your attack in ${n.place(at)} (${mine(v, at)}): foil it with an ambush card of your own, or decline?`;
+  },
   battle_effects: (d, n) => `Battle in ${n.place(d.clearing)}: use a battle effect, or decline?`,
-  allocate_hits: (d, n) => `You take hits in ${n.place(d.clearing)}: ${d.count ?? 0} left. Choose the next piece you lose.`,
+  allocate_hits: (d, n, v) => {
+    const b = v.battle;
+    const from = b ? (seatName(b.attacker) === seatName(v.viewer) ? b.defender : b.attacker) : d.target;
+    return `You take hits in ${n.place(d.clearing)}${from ? ' from ' + n.seat(from) : ''}: ${d.count ?? 0} left to take (${mine(v, d.clearing)}). Choose the next piece you lose.`;
+  },
   field_hospitals: (d, n) => `${d.count ?? 0} warriors of yours were removed in ${n.place(d.clearing)}: pay a matching card to return them to the keep, or decline?`,
   feed_eyrie: (d, n) => `Your team's Eyrie is owed a card${d.target ? ' (' + n.seat(d.target) + ')' : ''}: choose the card.`,
   eyrie_leader: () => 'Choose the Eyrie\'s new leader.',
