@@ -106,8 +106,10 @@ def test_a_refused_command_stays_on_show_until_the_next_action(
     page.route("**/commands", spoil)
     first = page.query_selector("#act button.cmd") or page.query_selector("#act button.group")
     first.click()
-    if not page.query_selector("#command-error"):  # a group opened: choose inside it
-        page.click("#act button.cmd")
+    # a clearing's menu may open first: then choose in it
+    page.wait_for_selector("#command-error, #act-menu button.cmd")
+    if not page.query_selector("#command-error"):
+        page.click("#act-menu button.cmd")
     page.wait_for_selector("#command-error")
     page.unroute("**/commands")
     said = page.inner_text("#command-error")

@@ -1,6 +1,6 @@
-// The acting panel of a seat's page: choices from the map (a clearing's menu, a move as
-// source -> destination -> how many), a decision's answers by the prompt, the rest grouped
-// by verb.  It draws from the arrangement of commands.ts; the page gives it each new legal
+// The acting panel of a seat's page: choices from the map (a clearing's menu; a move as
+// source -> destination, moving all that may go unless fewer were set), a decision's answers
+// by the prompt, the rest grouped by verb.  It draws from the arrangement of commands.ts; the page gives it each new legal
 // list once, and it tells the page which command the player chose.
 
 import { arrange, Arranged, Choice, CHOICES_MAX, choicesOf, isMove, Legal, movesFrom, page, reachable, VERBS } from './commands';
@@ -9,7 +9,6 @@ import { html } from './svg';
 
 export class Actor {
   readonly root = html('div', { id: 'act', class: 'act' });
-  private legal: Legal[] = [];
   private arranged: Arranged = arrange([], new Set());
   private selected = ''; // the clearing whose menu is open
   private dest = ''; // the destination chosen for a move out of `selected`
@@ -22,7 +21,6 @@ export class Actor {
   // `turn` names the turn it belongs to (round and seat): while the player ends that turn
   // step by step ("End turn"), the next step's end comes back to be played at once.
   setLegal(legal: Legal[], turn: string): Legal | null {
-    this.legal = legal;
     this.root.classList.remove('busy');
     this.arranged = arrange(legal, this.onMap);
     this.opened.clear();
@@ -80,6 +78,7 @@ export class Actor {
   }
 
   onClearing(id: string, redraw: () => void): void {
+    if (this.root.classList.contains('busy')) return; // the map waits for the command too
     const moves = this.selected ? movesFrom(this.here(), this.selected) : new Map<string, Legal[]>();
     if (this.selected && !this.dest && id !== this.selected && moves.has(id)) this.pickDest(id);
     else if (this.onlyWhere() && this.arranged.byClearing.has(id)) { this.run((this.arranged.byClearing.get(id) ?? [])[0]); return; }
@@ -141,6 +140,7 @@ export class Actor {
       if (cmds?.length) parts.push(this.section(heading, `verb:${verb}`, cmds, 'act-verb'));
     }
     this.root.replaceChildren(...parts);
+    if (this.root.classList.contains('busy')) this.hold(true); // redrawn while a command is on its way
   }
 
   // The map redraws through the page (set by it): the selection changed from the panel.

@@ -126,7 +126,9 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
     notices.append(html('p', { class: `notice ${kind}`, 'data-kind': kind }, message));
   }
   function clearError(): void { errorBox.replaceChildren(); }
+  // the next action, on the map or in the panel, takes a refusal's reason away
   map.addEventListener('click', clearError, { capture: true });
+  actor.root.addEventListener('click', clearError, { capture: true });
 
   function boardAt(v: number): Board {
     const b = cloneBoard(initial);
