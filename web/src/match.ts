@@ -205,7 +205,7 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
       autoTried = legalVersion;
       const only = legal[0];
       notify(`Played your only choice: ${names.scrub(only.label ?? '')}`, 'auto');
-      while (notices.childElementCount > 3) notices.firstElementChild?.remove();
+      for (const old of Array.from(notices.querySelectorAll('.notice.auto')).slice(0, -1)) old.remove(); // the latest only
       actor.hold(true);
       setTimeout(() => void submit(only), 0);
     }
