@@ -41,7 +41,7 @@ def _two_seats(
 def _open_seat(browser: Any, web_stack: StackConfig, match_id: str, token: str) -> Any:
     context = browser.new_context(viewport={"width": 1600, "height": 1000})
     page = context.new_page()
-    page.goto(f"{web_stack.web_url}play?match={match_id}#token={token}")
+    page.goto(f"{web_stack.web_url}play?match={match_id}#token={token}", wait_until="commit")
     page.wait_for_selector("#act", state="attached")
     return page
 
@@ -132,7 +132,9 @@ def test_a_deep_link_to_no_version_is_refused_politely(
 ) -> None:
     created = api(web_stack, "/api/matches", {"max_rounds": 1, "bots": ["A1", *FOUR_BOTS]})
     page = browser.new_page()
-    page.goto(f"{web_stack.web_url}match?match={created['match_id']}&version={asked}")
+    page.goto(
+        f"{web_stack.web_url}match?match={created['match_id']}&version={asked}", wait_until="commit"
+    )
     page.wait_for_selector(".notice.refused-link")
     assert "showing" in page.inner_text(".notice.refused-link")
     page.wait_for_selector("#version")
@@ -167,7 +169,7 @@ def test_spectators_are_told_of_strikes_the_takeover_the_winner_and_abandonment(
         {"max_rounds": 1, "decision_budget_ms": 300, "bots": [*FOUR_BOTS, "B1"]},
     )
     page = browser.new_page()
-    page.goto(f"{web_stack.web_url}match?match={clocked['match_id']}")
+    page.goto(f"{web_stack.web_url}match?match={clocked['match_id']}", wait_until="commit")
     page.wait_for_selector(".notice.strike", timeout=20_000)
     assert "ran out of time" in page.inner_text(".notice.strike")
     page.wait_for_selector(".notice.takeover", timeout=20_000)
@@ -175,7 +177,7 @@ def test_spectators_are_told_of_strikes_the_takeover_the_winner_and_abandonment(
     page.wait_for_selector(".notice.winner", timeout=60_000)
     # a match left waiting for its open seat, ended by its host
     waiting = api(web_stack, "/api/matches", {"max_rounds": 1, "bots": [*FOUR_BOTS, "B1"]})
-    page.goto(f"{web_stack.web_url}match?match={waiting['match_id']}")
+    page.goto(f"{web_stack.web_url}match?match={waiting['match_id']}", wait_until="commit")
     page.wait_for_selector("#board .clearing")
     request = urllib.request.Request(
         f"{web_stack.web_url}api/matches/{waiting['match_id']}/abandon",
