@@ -21,7 +21,7 @@ NODE_STAMP  := $(NODE_BOT)/node_modules/.installed.stamp
 
 WEB_DIR     := web
 WEB_STAMP   := $(WEB_DIR)/node_modules/.installed.stamp
-WEB_SRC     := $(wildcard $(WEB_DIR)/src/*.ts) $(WEB_DIR)/tsconfig.json
+WEB_SRC     := $(wildcard $(WEB_DIR)/src/*.ts) $(wildcard $(WEB_DIR)/src/*.css) $(WEB_DIR)/tsconfig.json
 WEB_BUNDLE  := libs/frontier/web/static/app.js
 
 PYTEST_ARGS ?=

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 
 from frontier.ops.stack import StackConfig
+from tests.browser.seat_player import SeatPlayer
 from tests.browser.shots import shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration]
@@ -93,28 +93,19 @@ def _claim_and_play_by_clicks(page: Any, output: Path) -> None:
     that it takes the seat itself), then play the seat and click to the end."""
     page.click("a.seat-link[data-seat=A1]")
     page.click("#claim-myself")
-    page.wait_for_selector("#legal, .error")
+    page.wait_for_selector("#act, .error", state="attached")
     assert "/play?match=" in page.url and "invite" not in page.url and "token" not in page.url
     shoot(page, output, "1-play-start")
-    clicks = 0
-    shot_mid = False
+    player = SeatPlayer(page, seed=7)
+    looks = 0
     while not page.query_selector("#winner"):
-        buttons = page.query_selector_all("#legal button.cmd")
-        if not buttons:
-            page.wait_for_timeout(50)
-            continue
-        try:  # the list is redrawn as events arrive: a button may go between look and click
-            labels = [b.inner_text() for b in buttons]
-            ends = [i for i, label in enumerate(labels) if label.lower().startswith("end")]
-            buttons[ends[0] if ends else 0].click(timeout=2000)
-        except PlaywrightError:
-            continue
-        clicks += 1
-        if clicks == 3 and not shot_mid:
+        if not player.step():
+            page.wait_for_timeout(40)
+        looks += 1
+        if looks == 8:
             shoot(page, output, "2-play-mid")
-            shot_mid = True
-        page.wait_for_timeout(30)
-        assert clicks < 2000, "the match did not end"
+        assert looks < 20000, "the match did not end"
+    clicks = player.clicks()
     winner = page.inner_text("#winner")
     assert winner.startswith("Winner:")
     assert clicks > 0
@@ -130,8 +121,14 @@ def _check_no_secret_left_the_seat(
 ) -> None:
     """The network payloads of this seat's page: no other seat's hand, no seat token, invite
     code or host token in a URL the page requested or in the gateway's access log."""
-    views = [body["view"] for url, body in payloads if url.endswith("/view")]
+    # the view comes with each command's reply too, and its events as the seat may see them
+    views = [body["view"] for url, body in payloads if url.endswith(("/view", "/commands"))]
     assert views, "the page read its view"
+    for url, body in payloads:
+        for envelope in body.get("events", []) if url.endswith("/commands") else []:
+            event = envelope["event"]
+            if event.get("seat") != "A1" and event.get("kind") == "EVENT_KIND_CARDS_DRAWN":
+                assert set(event.get("cards", [])) <= {"hidden"}, "another seat's draw was shown"
     for view in views:
         assert view["viewer"] == "SEAT_A1"
         for seat in view["seats"]:
@@ -292,7 +289,7 @@ def test_the_host_gives_a_seat_to_a_bot_the_player_sees_the_clock_the_host_aband
     page.wait_for_selector(f"{row} .seat[data-seat=B1][data-status=bot]")
     page.click("a.seat-link[data-seat=A1]")
     page.click("#claim-myself")  # the creator's own invite: it confirms it plays the seat
-    page.wait_for_selector("#legal button.cmd")
+    page.wait_for_selector("#act button")
     # the seat's own clock: at most budget + reserve left, counting down
     page.wait_for_function(
         "() => document.querySelector('#clock-left').textContent.includes('s left')"

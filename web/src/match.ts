@@ -1,8 +1,14 @@
 // The match page: board, spectating (live events), the replay scrubber with deep links, and
 // playing a seat (/play, with the seat's token from the link's fragment or sessionStorage).
 
+import './play.css';
+import { Actor } from './act';
 import { api, follow, rememberToken, tokenFor } from './api';
+import { battlePanel, promptText } from './battle';
 import { drawBoard } from './board';
+import { Legal } from './commands';
+import { Names } from './names';
+import { TurnSignal } from './notify';
 import { applyEvent, Board, boardOfView, cloneBoard, factionName, seatName, suitName, teamName } from './model';
 import { handOf, scoreChart, seatBoards, scoreTrack, turnStrip } from './panels';
 import { html, svg } from './svg';
@@ -11,7 +17,18 @@ import { clearingsOf, inWords } from './words';
 
 interface Batch { version: number; events: any[] }
 
+const QUIET_MS = 10_000; // a live match this long without an event may have been abandoned
+
+// A deep link's version: digits only, else refused (with the reason shown) and the page
+// opens live; one past the match's last version is refused once the view says how far it is.
+export function versionParam(raw: string | null): { version: number | null; refused: string } {
+  if (raw === null || raw === '') return { version: null, refused: '' };
+  if (!/^\d{1,15}$/.test(raw)) return { version: null, refused: `This link asks for version “${raw.slice(0, 40)}”, which is not a version number: showing the match live instead.` };
+  return { version: Number(raw), refused: '' };
+}
+
 export async function matchPage(root: HTMLElement, playing: boolean): Promise<void> {
+  ensureStyle();
   const params = new URLSearchParams(location.search);
   const matchId = params.get('match') ?? '';
   if (playing && location.hash.length > 1) {
@@ -35,14 +52,19 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
   for (const s of infoReply.initial_view.seats ?? []) teams[seatName(s.seat)] = teamName(s.team);
   const cards: Record<string, any> = {};
   for (const c of data.cards) cards[c.id] = c;
+  const names = new Names(data, factions);
+  const me = playing ? seatName(infoReply.initial_view.viewer) : '';
   const initial = boardOfView(infoReply.initial_view);
   const batches: Batch[] = [];
   let live: any = null;
-  let legal: any[] = [];
-  let position: number | null = params.has('version') ? Number(params.get('version')) : null;
+  let legal: Legal[] = [];
+  let legalVersion = -1;
+  const asked = versionParam(params.get('version'));
+  let position: number | null = asked.version;
+  let checkedPosition = false;
   let over = false;
 
-  const head = html('header', { class: 'match-head' }, html('a', { href: '/' }, '← Lobby'), html('h1', {}, `Match ${matchId}${playing ? ` · you play ${seatName(infoReply.initial_view.viewer)}` : ' · spectating'}`));
+  const head = html('header', { class: 'match-head' }, html('a', { href: '/' }, '← Lobby'), html('h1', {}, `Match ${matchId}${playing ? ` · you play ${names.seat(me)}` : ' · spectating'}`));
   const clocked = Number(info.decision_budget_ms) > 0;
   const clockRule = clocked ? `Clock: ${Number(info.decision_budget_ms) / 1000}s per decision, reserve ${Number(info.reserve_ms) / 1000}s, ${info.strike_limit} strikes` : 'No clock';
   const clock = html('div', { class: 'clock', id: 'clock' }, clockRule);
@@ -57,7 +79,7 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
   }, 200);
   function timeDecision(): void {
     if (!playing || !clocked || !legal.length || !live || live.winner) { deadline = 0; return; }
-    const id = String(live.version);
+    const id = String(legalVersion);
     if (id === timedDecision) return;
     timedDecision = id;
     api(`/api/matches/${matchId}/turn`, { token }).then((t) => {
@@ -67,9 +89,18 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
   const strip = html('div', { id: 'strip' });
   const track = html('div', { id: 'track' });
   const map = svg('svg', { id: 'board', class: 'board', role: 'img', 'aria-label': 'the board: both maps' }) as SVGSVGElement;
+  const notices = html('div', { id: 'notices', class: 'notices', 'aria-live': 'polite' });
   const prompt = html('div', { id: 'prompt', class: 'prompt', 'aria-live': 'polite' });
-  const legalBox = html('ol', { id: 'legal', class: 'legal' });
-  const menu = html('div', { id: 'menu', class: 'menu', hidden: '' });
+  const errorBox = html('div', { id: 'error-box', class: 'error-box', role: 'alert' });
+  const battleBox = html('div', { id: 'battle-box' });
+  const onMap = new Set<string>(data.clearings.map((c: any) => c.id));
+  const actor = new Actor(names, onMap, (c) => { clearError(); void submit(c); });
+  actor.redraw = () => drawMap();
+  const signal = new TurnSignal();
+  const auto = html('input', { type: 'checkbox', id: 'auto-forced' });
+  auto.checked = localStorage.getItem('frontier.autoForced') !== 'off';
+  auto.addEventListener('change', () => localStorage.setItem('frontier.autoForced', auto.checked ? 'on' : 'off'));
+  const options = playing ? html('div', { class: 'play-options' }, signal.root, html('label', {}, auto, ' play my only choice for me')) : html('div');
   const hand = html('div', { id: 'hand-box' });
   const boards = html('div', { id: 'boards' });
   const log = html('ol', { id: 'log', class: 'log', tabindex: '0', 'aria-label': 'match log' }); // scrolls: reachable by keyboard
@@ -87,8 +118,17 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
   slider.addEventListener('input', () => go(versions()[Number(slider.value)]));
   const side = html('aside', { class: 'side' }, html('h3', {}, 'Score per round'), chart, html('h3', {}, 'Log'), log);
   const standing = playing ? standingForm(matchId, token) : html('div');
-  root.replaceChildren(head, clock, strip, track, scrubber, html('div', { class: 'main' }, map, side), prompt, legalBox, menu, hand, standing, boards,
+  root.replaceChildren(head, clock, notices, strip, track, scrubber, html('div', { class: 'main' }, map, side), prompt, errorBox, battleBox, actor.root, options, hand, standing, boards,
     html('details', {}, html('summary', {}, 'Text view of the board'), text));
+  if (asked.refused) notify(asked.refused, 'refused-link');
+
+  function notify(message: string, kind: string): void {
+    notices.append(html('p', { class: `notice ${kind}`, 'data-kind': kind }, message));
+  }
+  function clearError(): void { errorBox.replaceChildren(); }
+  // the next action, on the map or in the panel, takes a refusal's reason away
+  map.addEventListener('click', clearError, { capture: true });
+  actor.root.addEventListener('click', clearError, { capture: true });
 
   function boardAt(v: number): Board {
     const b = cloneBoard(initial);
@@ -108,72 +148,95 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
     return out;
   }
 
+  let shownBoard: Board = initial;
+  function drawMap(): void {
+    const view = position === null && live ? live : null;
+    const mine = !!view && playing && !view.winner;
+    drawBoard(map, data, suits, shownBoard, { view, factions, teams, targets: mine ? actor.targets() : undefined, onClearing: mine ? (id) => actor.onClearing(id, drawMap) : undefined });
+    if (mine) actor.decorate(map);
+  }
+
   function render(): void {
+    if (!checkedPosition && live && position !== null) {
+      checkedPosition = true;
+      if (position > Number(live.version)) {
+        notify(`This link asks for version ${position}, but the match is at version ${live.version}: showing it live instead.`, 'refused-link');
+        position = null;
+      }
+    }
     const vs = versions();
     slider.max = String(vs.length - 1);
     const replaying = position !== null;
     const board = replaying ? boardAt(position as number) : live ? boardOfView(live) : initial;
+    shownBoard = board;
     slider.value = String(replaying ? Math.max(0, vs.indexOf(position as number)) : vs.length - 1);
     versionLabel.textContent = replaying ? `version ${position} of ${vs[vs.length - 1]}` : `live · version ${board.version}`;
     const url = new URL(location.href);
     if (replaying) url.searchParams.set('version', String(position)); else url.searchParams.delete('version');
     history.replaceState(null, '', url.pathname + url.search);
     const view = !replaying && live ? live : null;
-    const targets = new Set<string>(legal.map((c) => c.command?.clearing).filter((c: string) => c));
-    drawBoard(map, data, suits, board, { view, factions, teams, targets: view && playing ? targets : undefined, onClearing: playing ? showMenu : undefined });
+    drawMap();
     // replaying: only what the events tell (round, scores, winner); the rest is the live view's
     const shown = view ?? { round: board.round, score_a: board.scoreA, score_b: board.scoreB, winner: board.winner, version: board.version, seats: [], discard: [], deck_count: '—', phase: 'replay', step: `of version ${board.version}` };
-    strip.replaceChildren(turnStrip({ ...shown, max_rounds: info.max_rounds }, Object.keys(factions)));
+    strip.replaceChildren(turnStrip({ ...shown, max_rounds: info.max_rounds }, Object.keys(factions), names));
     track.replaceChildren(scoreTrack(shown));
-    boards.replaceChildren(view ? seatBoards(view, cards) : html('p', {}, 'Seat boards show in the live view.'));
+    boards.replaceChildren(view ? seatBoards(view, cards, names) : html('p', {}, 'Seat boards show in the live view.'));
     hand.replaceChildren(view && playing ? handOf(view, cards) : html('span'));
     text.textContent = textView(board, data, suits);
     chart.replaceChildren(scoreChart(perRound()));
-    renderLegal(view);
+    const battle = view ? battlePanel(view, names) : null;
+    battleBox.replaceChildren(...(battle ? [battle] : []));
+    if (playing && view) prompt.replaceChildren(html('strong', { class: view.decision?.kind && legal.length ? 'decision' : '' }, promptText(view, names, legal.length > 0)));
   }
 
-  function renderLegal(view: any): void {
-    legalBox.replaceChildren();
-    prompt.replaceChildren();
-    if (!playing) return;
-    if (view?.winner) { prompt.append(html('strong', {}, 'The match is over.')); return; }
-    const decision = view?.decision;
-    if (legal.length && decision && seatName(decision.seat) === seatName(view.viewer) && decision.kind) {
-      prompt.append(html('strong', { class: 'decision' }, `Decision: ${decision.kind.replace(/_/g, ' ')}${decision.clearing ? ' in ' + decision.clearing : ''} — choose below`));
-    } else if (legal.length) prompt.append(html('strong', {}, 'Your move: click a highlighted clearing or a command below.'));
-    else prompt.append(html('span', {}, 'Waiting for the other seats…'));
-    for (const c of legal) legalBox.append(html('li', {}, commandButton(c)));
-  }
-
-  function commandButton(c: any): HTMLElement {
-    const b = html('button', { type: 'button', class: 'cmd', 'data-id': c.id }, c.label || c.id);
-    b.addEventListener('click', () => submit(c.id));
-    return b;
-  }
-
-  function showMenu(clearing: string): void {
-    const here = legal.filter((c) => c.command?.clearing === clearing);
-    menu.replaceChildren(html('h4', {}, `In ${clearing}`), ...here.map(commandButton), button('menu-close', 'close', () => menu.setAttribute('hidden', '')));
-    if (here.length) menu.removeAttribute('hidden');
+  // The seat's choices changed (once per command): the panel is rebuilt, the signal rung, and
+  // a sole choice played when the player asked for that.
+  let lastLegal: Legal[] | null = null;
+  let autoTried = -1;
+  function choicesChanged(): void {
+    if (!playing || legal === lastLegal) return;
+    lastLegal = legal;
+    const ownTurn = live && seatName(live.turn_seat) === me && !seatName(live.decision?.seat) ? `${live.round}:${me}` : '';
+    const next = actor.setLegal(live?.winner ? [] : legal, ownTurn);
+    signal.update(legal.length > 0 && !live?.winner, promptText(live ?? {}, names, true));
+    // played after the current command's handling is over (a macrotask), never inside it
+    if (next) setTimeout(() => void submit(next), 0);
+    else if (auto.checked && legal.length === 1 && autoTried !== legalVersion && !live?.winner && position === null) {
+      autoTried = legalVersion;
+      const only = legal[0];
+      notify(`Played your only choice: ${names.scrub(only.label ?? '')}`, 'auto');
+      for (const old of Array.from(notices.querySelectorAll('.notice.auto')).slice(0, -1)) old.remove(); // the latest only
+      actor.hold(true);
+      setTimeout(() => void submit(only), 0);
+    }
   }
 
   let submitting = false;
-  async function submit(id: string): Promise<void> {
+  async function submit(c: Legal): Promise<void> {
     if (submitting) return;
     submitting = true;
-    menu.setAttribute('hidden', '');
     try {
-      const reply = await api(`/api/matches/${matchId}/commands`, { method: 'POST', token, body: { legal_id: id, expected_version: Number(live?.version ?? -1) } });
-      legal = reply.next_legal ?? [];
-      await refresh();
+      const reply = await api(`/api/matches/${matchId}/commands`, { method: 'POST', token, body: { legal_id: c.id, expected_version: legalVersion } });
+      for (const e of reply.events ?? []) ownEvents.set(Number(e.state_version), e);
+      for (const e of reply.events ?? []) relog(e);
+      const view = reply.view;
+      if (view && Number(view.version) >= Number(live?.version ?? -1)) live = view;
+      if (view && String(view.version) === String(reply.version)) {
+        legal = reply.next_legal ?? [];
+        legalVersion = Number(reply.version);
+        render();
+        choicesChanged();
+      } else await refresh();
     } catch (e) {
-      prompt.replaceChildren(html('p', { class: 'error', role: 'alert' }, String((e as Error).message)));
+      errorBox.replaceChildren(html('p', { class: 'error', id: 'command-error' }, `Not played: ${(e as Error).message}`));
+      lastLegal = null; // the list is drawn again, taking clicks, even when it did not change
       await refresh();
     } finally { submitting = false; }
   }
 
-  // One read of the view at a time: two in flight could land out of order and leave an older
-  // version on show until the next event; a refresh asked for meanwhile runs right after.
+  // One read at a time: two in flight could land out of order and leave an older version on
+  // show until the next event; a refresh asked for meanwhile runs right after.  The legal
+  // list is read only when the view says the match waits for this seat.
   let pending = false;
   let reading = false;
   let again = false;
@@ -183,14 +246,17 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
     try {
       do {
         again = false;
-        const [v, l] = await Promise.all([
-          api(`/api/matches/${matchId}/view`, { token }),
-          playing ? api(`/api/matches/${matchId}/legal`, { token }) : Promise.resolve({ commands: [] }),
-        ]);
-        live = v.view;
-        legal = l.commands ?? [];
+        const v = (await api(`/api/matches/${matchId}/view`, { token })).view;
+        if (live && Number(v.version) < Number(live.version)) continue;
+        live = v;
+        if (playing && seatName(v.to_act) === me && !v.winner) {
+          const l = await api(`/api/matches/${matchId}/legal`, { token });
+          legal = l.commands ?? [];
+          legalVersion = Number(l.version);
+        } else { legal = []; legalVersion = Number(v.version); }
         timeDecision();
         render();
+        choicesChanged();
       } while (again);
     } finally { reading = false; }
   }
@@ -201,17 +267,81 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
   }
 
   let round = initial.round;
-  function logEvent(env: any): void {
-    const e = env.event;
-    if (e.kind === 'EVENT_KIND_ROUND_STARTED') round = e.count;
-    const words = inWords(e);
-    if (!words) return;
-    const li = html('li', { 'data-version': String(env.state_version) }, `R${round} · ${e.seat || '—'} · ${words}`);
-    const places = clearingsOf(e);
+  const ownEvents = new Map<number, any>(); // this seat's own events (its draws shown), by version
+  const lines = new Map<number, { li: HTMLElement; round: number }>();
+  function lineText(e: any, r: number): string | null {
+    const words = inWords(e, names);
+    if (!words) return null;
+    const who = e.seat ? (seatName(e.seat) === me ? `you, ${names.seat(e.seat)}` : names.seat(e.seat)) : 'table';
+    return `R${r} · ${who} · ${words}`;
+  }
+  function relog(env: any): void {
+    const line = lines.get(Number(env.state_version));
+    const words = line ? lineText(env.event, line.round) : null;
+    if (line && words) line.li.textContent = words;
+  }
+  function logLine(version: number, words: string, places: string[]): void {
+    const li = html('li', { 'data-version': String(version) }, words);
     li.addEventListener('mouseenter', () => places.forEach((c) => map.querySelector(`[data-clearing="${c}"]`)?.classList.add('hl')));
     li.addEventListener('mouseleave', () => map.querySelectorAll('.hl').forEach((n) => n.classList.remove('hl')));
-    li.addEventListener('click', () => go(Number(env.state_version)));
+    li.addEventListener('click', () => go(version));
     log.prepend(li);
+    lines.set(version, { li, round });
+  }
+  function logEvent(msg: any): void {
+    const env = msg.envelope;
+    const v = Number(env.state_version);
+    const e = ownEvents.get(v)?.event ?? env.event;
+    if (e.kind === 'EVENT_KIND_ROUND_STARTED') round = e.count;
+    const record = msg.decision;
+    if (record?.answered_by === 'ANSWERED_BY_TIMEOUT' && e.seat) {
+      const said = `${names.seat(e.seat)} ran out of time: the server played for them (strike ${record.strikes} of ${info.strike_limit}).`;
+      logLine(v, `R${round} · ${said}`, []);
+      notify(said, 'strike');
+    }
+    if (record?.taken_over && e.seat) {
+      const said = `${names.seat(e.seat)} missed ${record.strikes} deadlines: the built-in bot plays the seat from now on.`;
+      logLine(v, `R${round} · ${said}`, []);
+      notify(said, 'takeover');
+    }
+    const words = lineText(e, round);
+    if (words) logLine(v, words, clearingsOf(e));
+    if (e.kind === 'EVENT_KIND_GAME_ENDED') {
+      over = true;
+      notify(e.text === 'draw' ? 'The match ended in a draw.' : `The match is over: team ${e.text} wins.`, 'winner');
+    }
+  }
+
+  // An abandoned match's event stream may stay open with nothing more to say: after a quiet
+  // spell (doubling while it lasts) the page asks whether the match was abandoned.
+  let quietTimer = 0;
+  let quietMs = QUIET_MS;
+  function heard(): void {
+    clearTimeout(quietTimer);
+    quietMs = QUIET_MS;
+    if (!over) quietTimer = window.setTimeout(() => void ended(false), quietMs);
+  }
+
+  async function ended(streamOver = true): Promise<void> {
+    if (over) return;
+    // no winner and the stream ended or went quiet: was the match abandoned?
+    try {
+      const page = await api(`/api/matches?status=abandoned`);
+      if ((page.matches ?? []).some((m: any) => m.match_id === matchId)) {
+        over = true;
+        notify('The match was abandoned: it ended without a winner.', 'abandoned');
+        logLine(Number(live?.version ?? 0), `R${round} · table · the match was abandoned`, []);
+        legal = [];
+        lastLegal = null;
+        choicesChanged();
+        return;
+      }
+    } catch { /* the listing failed: the refresh below still shows the last view */ }
+    if (streamOver) refreshSoon();
+    else {
+      quietMs = Math.min(quietMs * 2, 8 * QUIET_MS);
+      quietTimer = window.setTimeout(() => void ended(false), quietMs);
+    }
   }
 
   follow(matchId, 0, (msg) => {
@@ -219,11 +349,21 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
     const v = Number(env.state_version);
     const last = batches[batches.length - 1];
     if (last && last.version === v) last.events.push(env); else batches.push({ version: v, events: [env] });
-    logEvent(env);
-    if (env.event.kind === 'EVENT_KIND_GAME_ENDED') over = true;
-    refreshSoon();
-  }, () => { if (!over) refreshSoon(); });
+    logEvent(msg);
+    heard();
+    // this seat's own command already brought its view: only others' moves need a read
+    if (!live || v > Number(live.version)) refreshSoon();
+    else if (position !== null) render();
+  }, () => { void ended(); });
+  heard();
   await refresh();
+}
+
+// The page's own styles (play.css, bundled next to app.js as app.css), linked once.
+function ensureStyle(): void {
+  if (document.querySelector('link[data-play-css]')) return;
+  const link = html('link', { rel: 'stylesheet', href: '/static/app.css', 'data-play-css': '' });
+  document.head.append(link);
 }
 
 function standingForm(matchId: string, token: string): HTMLElement {

@@ -3,26 +3,34 @@
 
 import { factionLabel, TEAM_COLOUR } from './board';
 import { itemName, seatName, suitName, teamName } from './model';
+import { humane, Names } from './names';
 import { html, svg } from './svg';
 
 const TURN_ORDER = ['A1', 'B1', 'A2', 'B2', 'A3', 'B3'];
 
+// Each team's track, 0 to 90, split by seat.  A seat below zero (points lost) takes no room on
+// the track: it is listed after it with its score, and the team total is shown as it is.
 export function scoreTrack(view: any): HTMLElement {
   const box = html('div', { class: 'score-track', 'aria-label': 'score track 0 to 90' });
   for (const team of ['A', 'B']) {
-    const total = team === 'A' ? view.score_a : view.score_b;
+    const total = Number(team === 'A' ? view.score_a : view.score_b) || 0;
     const bar = html('div', { class: 'track' });
+    const below: string[] = [];
     for (const s of view.seats ?? []) {
-      if (teamName(s.team) !== team || !s.vp) continue;
-      const part = html('span', { class: 'part', style: `width:${(100 * s.vp) / 90}%;background:${TEAM_COLOUR[team]}`, title: `${seatName(s.seat)} ${s.vp}` }, `${seatName(s.seat)} ${s.vp}`);
+      const vp = Number(s.vp) || 0;
+      if (teamName(s.team) !== team || !vp) continue;
+      if (vp < 0) { below.push(`${seatName(s.seat)} ${vp}`); continue; }
+      const part = html('span', { class: 'part', style: `width:${Math.min(100, (100 * vp) / 90)}%;background:${TEAM_COLOUR[team]}`, title: `${seatName(s.seat)} ${vp}` }, `${seatName(s.seat)} ${vp}`);
       bar.append(part);
     }
-    box.append(html('div', { class: 'track-row' }, html('b', {}, `Team ${team}: ${total}`), bar));
+    const row = html('div', { class: 'track-row', 'data-team': team }, html('b', {}, `Team ${team}: ${total}`), bar);
+    if (below.length) row.append(html('span', { class: 'below-zero' }, `below zero: ${below.join(', ')}`));
+    box.append(row);
   }
   return box;
 }
 
-export function turnStrip(view: any, lineupSeats: string[]): HTMLElement {
+export function turnStrip(view: any, lineupSeats: string[], names?: Names): HTMLElement {
   const strip = html('div', { class: 'turn-strip' });
   strip.append(html('span', { class: 'round' }, `Round ${view.round} of ${view.max_rounds ?? ''}`.replace(/ of $/, '')));
   const turn = seatName(view.turn_seat);
@@ -34,15 +42,18 @@ export function turnStrip(view: any, lineupSeats: string[]): HTMLElement {
     if (seat === turn) classes.push('turn');
     if (seat === acting) classes.push('acting');
     const cell = html('span', { class: classes.join(' '), 'data-seat': seat }, seat);
-    if (decision && seatName(decision.seat) === seat) cell.append(html('small', {}, ` decides: ${decision.kind}`));
+    if (decision && seatName(decision.seat) === seat) cell.append(html('small', {}, ` decides: ${humane(decision.kind ?? '')}`));
     strip.append(cell);
   }
-  strip.append(html('span', { class: 'deck' }, `deck ${view.deck_count} · discard ${(view.discard ?? []).length} · ${view.phase ?? ''} ${view.step ?? ''}`));
+  const stepWords = humane(String(view.step ?? '').split('.').slice(1).join(' '));
+  strip.append(html('span', { class: 'deck' }, `deck ${view.deck_count} · discard ${(view.discard ?? []).length} · ${view.phase ?? ''}${stepWords && stepWords !== view.phase ? ': ' + stepWords : ''}`));
+  if (names && seatName(view.turn_seat)) strip.append(html('span', { class: 'turn-of' }, ` · turn of ${names.seat(view.turn_seat)}`));
   if (view.winner) strip.append(html('strong', { class: 'winner', id: 'winner' }, `Winner: ${view.winner === 'draw' ? 'a draw' : 'team ' + view.winner}`));
   return strip;
 }
 
-export function seatBoards(view: any, cards: Record<string, any>): HTMLElement {
+export function seatBoards(view: any, cards: Record<string, any>, names?: Names): HTMLElement {
+  const cardName = (c: string): string => cards[c]?.name ?? (names ? names.card(c) : c);
   const box = html('div', { class: 'seat-boards' });
   for (const s of view.seats ?? []) {
     const seat = seatName(s.seat);
@@ -51,21 +62,21 @@ export function seatBoards(view: any, cards: Record<string, any>): HTMLElement {
     card.append(html('h4', {}, `${seat} · ${factionLabel(s)} · ${s.vp} VP`));
     const lines: string[] = [`hand ${s.hand_count}`];
     if ((s.crafted_items ?? []).length) lines.push(`crafted: ${s.crafted_items.map(itemName).join(', ')}`);
-    if ((s.play_area ?? []).length) lines.push(`in play: ${s.play_area.map((c: string) => cards[c]?.name ?? c).join(', ')}`);
+    if ((s.play_area ?? []).length) lines.push(`in play: ${s.play_area.map(cardName).join(', ')}`);
     const supply = (s.supply ?? []).map((p: any) => `${p.kind} ${p.count}`).join(', ');
     if (supply) lines.push(`supply: ${supply}`);
     if (s.eyrie) {
       lines.push(`leader: ${s.eyrie.leader || '—'}`);
-      for (const col of s.eyrie.decree ?? []) lines.push(`Decree ${col.column}: ${(col.cards ?? []).map((c: string) => cards[c]?.name ?? c).join(', ') || '—'}`);
+      for (const col of s.eyrie.decree ?? []) lines.push(`Decree ${col.column}: ${(col.cards ?? []).map(cardName).join(', ') || '—'}`);
     }
     if (s.alliance) {
-      const sup = (s.alliance.supporters ?? []).length ? ` (${s.alliance.supporters.map((c: string) => cards[c]?.name ?? c).join(', ')})` : '';
+      const sup = (s.alliance.supporters ?? []).length ? ` (${s.alliance.supporters.map(cardName).join(', ')})` : '';
       lines.push(`supporters ${s.alliance.supporters_count}${sup} · officers ${s.alliance.officers}`);
       lines.push(`bases left: ${(s.alliance.bases_left ?? []).map(suitName).join(', ') || 'none'}`);
     }
     if (s.vagabond) {
       const v = s.vagabond;
-      lines.push(`at ${v.location} · items ${v.item_load}/${v.item_limit}`);
+      lines.push(`at ${names ? names.place(v.location) : v.location} · items ${v.item_load}/${v.item_limit}`);
       lines.push('items: ' + (v.items ?? []).map((i: any) => itemName(i.item) + (i.damaged ? ' (damaged)' : '') + (i.exhausted ? ' (exhausted)' : '')).join(', '));
       lines.push('relationships: ' + (v.relationships ?? []).map((r: any) => `${seatName(r.seat)} ${r.level}`).join(', '));
     }

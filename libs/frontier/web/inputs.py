@@ -254,3 +254,9 @@ def to_json(message: Message) -> dict[str, Any]:
     return json_format.MessageToDict(
         message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
     )
+
+
+def compact_json(message: Message) -> dict[str, Any]:
+    """A protobuf message without its unset fields: for the long lists (legal commands, a
+    command's events), whose readers treat a missing field as its default."""
+    return json_format.MessageToDict(message, preserving_proto_field_name=True)

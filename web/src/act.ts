@@ -1,0 +1,260 @@
+// The acting panel of a seat's page: choices from the map (a clearing's menu; a move as
+// source -> destination, moving all that may go unless fewer were set), a decision's answers
+// by the prompt, the rest grouped by verb.  It draws from the arrangement of commands.ts; the page gives it each new legal
+// list once, and it tells the page which command the player chose.
+
+import { arrange, Arranged, Choice, CHOICES_MAX, choicesOf, isMove, Legal, movesFrom, page, reachable, VERBS } from './commands';
+import { humane, Names } from './names';
+import { html } from './svg';
+
+export class Actor {
+  readonly root = html('div', { id: 'act', class: 'act' });
+  private arranged: Arranged = arrange([], new Set());
+  private selected = ''; // the clearing whose menu is open
+  private dest = ''; // the destination chosen for a move out of `selected`
+  private opened = new Map<string, Legal[]>(); // a list's opened group, by the list's key
+  private pages = new Map<string, number>();
+
+  constructor(private readonly names: Names, private readonly onMap: Set<string>, private readonly choose: (c: Legal) => void) {}
+
+  // A new legal list (once per command): the selection stays where it still offers something.
+  // `turn` names the turn it belongs to (round and seat): while the player ends that turn
+  // step by step ("End turn"), the next step's end comes back to be played at once.
+  setLegal(legal: Legal[], turn: string): Legal | null {
+    this.root.classList.remove('busy');
+    this.arranged = arrange(legal, this.onMap);
+    this.opened.clear();
+    this.pages.clear();
+    if (!this.arranged.byClearing.has(this.selected)) this.selected = '';
+    if (!this.selected || !movesFrom(this.here(), this.selected).has(this.dest)) this.dest = '';
+    this.root.dataset.commands = String(legal.length);
+    this.root.dataset.reachable = String(reachable(this.arranged));
+    this.turn = turn;
+    if (this.endingTurn && this.endingTurn === turn && !this.arranged.answers.length && this.arranged.ends.length) {
+      this.render();
+      this.hold(true);
+      return this.arranged.ends[0];
+    }
+    this.endingTurn = '';
+    this.render();
+    return null;
+  }
+
+  // While a command is on its way the choices stay on show but take no click (a second click
+  // would be refused, or worse, answer the next question); the next list or a refusal ends it.
+  hold(on: boolean): void {
+    this.root.classList.toggle('busy', on);
+    for (const b of Array.from(this.root.querySelectorAll('button'))) b.disabled = on;
+  }
+
+  private turn = '';
+  private endingTurn = '';
+
+  // Whether the step is only "where?": every command is one per clearing, none elsewhere (a
+  // setup placement), so a click on a clearing plays its command at once.
+  private onlyWhere(): boolean {
+    const a = this.arranged;
+    if (a.answers.length || a.ends.length || a.byVerb.size) return false;
+    return [...a.byClearing.values()].every((cmds) => cmds.length === 1 && !isMove(cmds[0]));
+  }
+
+  // The clearings the map highlights: where a command is, or the chosen move's destinations.
+  targets(): Set<string> {
+    if (this.selected && !this.dest) {
+      const to = [...movesFrom(this.here(), this.selected).keys()].filter((c) => this.onMap.has(c));
+      if (to.length) return new Set([this.selected, ...to]);
+    }
+    return new Set(this.arranged.byClearing.keys());
+  }
+
+  // Marks the selection on the freshly drawn map (board.ts draws the highlighted targets).
+  decorate(map: SVGSVGElement): void {
+    const to = this.selected && !this.dest ? movesFrom(this.here(), this.selected) : new Map<string, Legal[]>();
+    for (const g of Array.from(map.querySelectorAll<SVGGElement>('g.clearing'))) {
+      const id = g.dataset.clearing ?? '';
+      g.classList.toggle('selected', id === this.selected);
+      g.classList.toggle('dest', to.has(id) && id !== this.selected);
+    }
+  }
+
+  onClearing(id: string, redraw: () => void): void {
+    if (this.root.classList.contains('busy')) return; // the map waits for the command too
+    const moves = this.selected ? movesFrom(this.here(), this.selected) : new Map<string, Legal[]>();
+    if (this.selected && !this.dest && id !== this.selected && moves.has(id)) this.pickDest(id);
+    else if (this.onlyWhere() && this.arranged.byClearing.has(id)) { this.run((this.arranged.byClearing.get(id) ?? [])[0]); return; }
+    else if (this.arranged.byClearing.has(id)) { this.selected = id === this.selected ? '' : id; this.dest = ''; this.howMany = 0; }
+    else { this.selected = ''; this.dest = ''; }
+    this.opened.clear();
+    this.render();
+    redraw();
+  }
+
+  private here(): Legal[] { return this.arranged.byClearing.get(this.selected) ?? []; }
+
+  // A destination clicked: the move of as many as the player set (all, by default; fewer
+  // where fewer may go) plays at once; only a choice of fee card asks a further question.
+  private pickDest(to: string): void {
+    const cmds = movesFrom(this.here(), this.selected).get(to) ?? [];
+    const counts = cmds.map((c) => c.command?.count ?? 0);
+    const fit = counts.filter((n) => !this.howMany || n <= this.howMany);
+    const n = fit.length ? Math.max(...fit) : Math.min(...counts);
+    const these = cmds.filter((c) => (c.command?.count ?? 0) === n);
+    if (these.length === 1) { this.run(these[0]); return; }
+    this.dest = to;
+    this.destCount = n;
+  }
+
+  private howMany = 0; // how many a destination's click moves; 0 = all that may go
+  private destCount = 0; // the count whose fee card is being chosen
+
+  private run(c: Legal): void {
+    // a move goes on from where it ended: its destination's menu opens next
+    if (isMove(c) && c.command?.clearing === this.selected) this.selected = c.command?.to ?? '';
+    this.dest = '';
+    this.hold(true);
+    this.choose(c);
+  }
+
+  private render(): void {
+    const a = this.arranged;
+    const parts: HTMLElement[] = [];
+    if (a.ends.length) {
+      const ends = html('div', { class: 'act-ends' }, ...a.ends.map((c) => this.button(c.label || 'End this step', c, 'cmd end')));
+      if (!a.answers.length && this.turn) {
+        const whole = html('button', { type: 'button', class: 'end-turn', id: 'end-turn', title: 'ends each step in turn, stopping at one that cannot simply end' }, 'End turn');
+        whole.addEventListener('click', () => { this.endingTurn = this.turn; this.run(a.ends[0]); });
+        ends.append(whole);
+      }
+      parts.push(ends);
+    }
+    if (a.answers.length) parts.push(this.section('Your answer', 'answers', a.answers, 'act-answers'));
+    if (this.selected) parts.push(this.clearingMenu());
+    const places = [...a.byClearing.keys()];
+    if (places.length) {
+      const choices: Choice[] = places.map((id) => ({ label: this.names.place(id), group: [] }));
+      parts.push(html('section', { class: 'act-places' }, html('h4', {}, 'On the map: click a highlighted clearing, or'),
+        this.list('places', choices, (ch) => this.onClearing(this.idOfPlace(ch.label), () => this.redraw()))));
+    }
+    for (const [verb, heading] of VERBS) {
+      const cmds = a.byVerb.get(verb);
+      if (cmds?.length) parts.push(this.section(heading, `verb:${verb}`, cmds, 'act-verb'));
+    }
+    this.root.replaceChildren(...parts);
+    if (this.root.classList.contains('busy')) this.hold(true); // redrawn while a command is on its way
+  }
+
+  // The map redraws through the page (set by it): the selection changed from the panel.
+  redraw: () => void = () => undefined;
+
+  private idOfPlace(name: string): string {
+    return [...this.arranged.byClearing.keys()].find((id) => this.names.place(id) === name) ?? '';
+  }
+
+  private clearingMenu(): HTMLElement {
+    const where = this.names.place(this.selected);
+    const box = html('section', { class: 'act-menu', id: 'act-menu', 'data-clearing': this.selected }, html('h3', {}, where));
+    const moves = movesFrom(this.here(), this.selected);
+    if (this.dest) {
+      const cmds = (moves.get(this.dest) ?? []).filter((c) => (c.command?.count ?? 0) === this.destCount);
+      const choices: Choice[] = cmds.map((c) => ({ label: c.label || c.id, legal: c }));
+      box.append(html('h4', {}, `${where} → ${this.names.place(this.dest)}: which card pays?`), this.list('count', choices, (ch) => this.take(ch, 'count')),
+        this.plain('◂ other destination', () => { this.dest = ''; this.render(); this.redraw(); }));
+      return box;
+    }
+    if (moves.size) {
+      const dests: Choice[] = [...moves.keys()].map((to) => ({ label: `→ ${this.names.place(to)}`, group: moves.get(to) ?? [] }));
+      box.append(this.countPicker(moves));
+      box.append(html('h4', {}, 'Move from here: click a destination on the map, or'), this.list('dest', dests, (ch) => {
+        const to = [...moves.keys()].find((t) => `→ ${this.names.place(t)}` === ch.label) ?? '';
+        this.onClearing(to, () => this.redraw());
+      }));
+    }
+    const rest = this.here().filter((c) => !isMove(c));
+    for (const [verb, heading] of VERBS) {
+      const cmds = rest.filter((c) => (c.verb ?? 'COMMAND_VERB_UNSPECIFIED') === verb);
+      if (cmds.length) box.append(this.section(heading, `here:${verb}`, cmds, 'act-verb'));
+    }
+    return box;
+  }
+
+  // How many a destination's click moves: all (the default) or fewer, set before the click.
+  private countPicker(moves: Map<string, Legal[]>): HTMLElement {
+    const counts = [...new Set([...moves.values()].flat().map((c) => c.command?.count ?? 0))].sort((x, y) => y - x);
+    const box = html('div', { class: 'how-many', id: 'how-many' }, 'How many: ');
+    if (counts.length < 2) { box.append(String(counts[0] ?? '')); return box; }
+    for (const n of [0, ...counts.slice(1)].slice(0, CHOICES_MAX)) {
+      const b = html('button', { type: 'button', class: 'count', 'aria-pressed': String(this.howMany === n), 'data-count': String(n) }, n ? String(n) : `all (${counts[0]})`);
+      b.addEventListener('click', () => { this.howMany = n; this.render(); });
+      box.append(b);
+    }
+    return box;
+  }
+
+  private section(heading: string, key: string, cmds: Legal[], cls: string): HTMLElement {
+    const choices = choicesOf(cmds, (c) => c.label || c.id, (field, value, n) => `${this.groupName(field, value)} (${n})`);
+    return html('section', { class: cls, 'data-key': key }, html('h4', {}, heading), this.list(key, choices, (ch) => this.take(ch, key)));
+  }
+
+  private groupName(field: number, value: string): string {
+    if (field === 0) return value;
+    if (field === 1) return this.names.seat(value) || humane(value);
+    if (field === 2) return humane(value);
+    if (field === 3 || field === 4) return this.names.place(value);
+    return this.names.card(value);
+  }
+
+  private take(ch: Choice, key: string): void {
+    if ('legal' in ch) { this.run(ch.legal); return; }
+    this.opened.set(key, ch.group);
+    this.render();
+  }
+
+  // One list offered at once: at most CHOICES_MAX buttons (a long one pages).
+  private list(key: string, all: Choice[], pick: (ch: Choice) => void): HTMLElement {
+    const open = this.opened.get(key);
+    const ul = html('ul', { class: 'choices', 'data-key': key });
+    if (open) {
+      const inner = choicesOf(open, (c) => c.label || c.id, (f, v, n) => `${this.groupName(f, v)} (${n})`);
+      const shown = page(inner, this.pages.get(key + '>') ?? 0);
+      for (const ch of shown.items) ul.append(html('li', {}, this.choiceButton(ch, () => ('legal' in ch ? this.run(ch.legal) : this.openInner(key, ch.group)))));
+      ul.append(html('li', {}, this.plain('◂ back', () => { this.opened.delete(key); this.render(); })));
+      if (shown.more) ul.append(html('li', {}, this.plain('more ▸', () => { this.pages.set(key + '>', (this.pages.get(key + '>') ?? 0) + 1); this.render(); })));
+      return ul;
+    }
+    const shown = page(all, this.pages.get(key) ?? 0);
+    for (const ch of shown.items) ul.append(html('li', {}, this.choiceButton(ch, () => pick(ch))));
+    if (shown.more) ul.append(html('li', {}, this.plain('more ▸', () => { this.pages.set(key, (this.pages.get(key) ?? 0) + 1); this.render(); })));
+    return ul;
+  }
+
+  private openInner(key: string, group: Legal[]): void {
+    this.opened.set(key, group);
+    this.pages.delete(key + '>');
+    this.render();
+  }
+
+  private choiceButton(ch: Choice, f: () => void): HTMLElement {
+    const b = 'legal' in ch ? this.commandButton(ch.label, ch.legal, 'cmd') : html('button', { type: 'button', class: 'group' }, ch.label);
+    b.addEventListener('click', f);
+    return b;
+  }
+
+  private button(label: string, c: Legal, cls: string): HTMLElement {
+    const b = this.commandButton(label, c, cls);
+    b.addEventListener('click', () => this.run(c));
+    return b;
+  }
+
+  private commandButton(label: string, c: Legal, cls: string): HTMLElement {
+    const b = html('button', { type: 'button', class: cls, 'data-id': c.id, 'data-verb': (c.verb ?? '').replace('COMMAND_VERB_', '').toLowerCase() }, label);
+    if (c.vp) b.append(html('small', { class: 'vp' }, ` +${c.vp} VP`));
+    return b;
+  }
+
+  private plain(label: string, f: () => void): HTMLElement {
+    const b = html('button', { type: 'button', class: 'nav' }, label);
+    b.addEventListener('click', f);
+    return b;
+  }
+}
+
