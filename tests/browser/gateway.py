@@ -17,7 +17,26 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 # for wait_for_function that it has reached a version (a function: the page's policy
 # refuses the eval Playwright polls a bare expression with).
 SHOWN = "(document.querySelector('#version')?.textContent ?? '')"
+# A seat's page with choices on show (its acting panel), and what a script clicks there to
+# play on: the step's end when there is one, else the first choice offered.
+SEAT_READY = "#act button"
+PLAY_ON = ("#act button.end", "#act .act-answers button", "#act button.cmd", "#act button.group")
 AT_LEAST = f"v => Number(({SHOWN}.match(/\\d+/) || [0])[0]) >= v"
+
+
+def tap_to_play_on(page: Any, tap: bool = False) -> bool:
+    """Click (or tap) what plays the seat on (:data:`PLAY_ON`); False when nothing was
+    clicked (no choice on show, a command on its way, or the panel redrawn meanwhile)."""
+    if page.query_selector("#act.busy"):
+        return False
+    for choice in PLAY_ON:
+        button = page.query_selector(choice)
+        if button and button.is_visible():
+            with contextlib.suppress(Exception):  # redrawn between look and click
+                button.tap(timeout=2000) if tap else button.click(timeout=2000)
+                return True
+            return False
+    return False
 
 
 def call(config: StackConfig, path: str, body: Any = None, token: str = "") -> Any:

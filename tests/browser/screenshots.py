@@ -19,7 +19,7 @@ from typing import Any
 
 from frontier.ops.stack import Stack, StackConfig, free_port
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.browser.gateway import AT_LEAST, PHONE, call, play_one, seeded_match
+from tests.browser.gateway import AT_LEAST, PHONE, SEAT_READY, call, play_one, seeded_match
 from tests.browser.shots import shoot
 
 SEED = 7
@@ -40,14 +40,14 @@ def shoot_all(config: StackConfig, browser: Any, out: Path) -> list[str]:
         if view["round"] >= 1 and view["turn_seat"] == "SEAT_A1" and legal:
             break
         play_one(config, match_id, token)
-    play = f"{config.web_url}play?match={match_id}#token={token}"
+    play = f"{config.web_url}play?match={match_id}#seat={token}"
     page.goto(play)
-    page.wait_for_selector("#legal button.cmd")
+    page.wait_for_selector(SEAT_READY)
     taken.append(shoot(page, out, "web-play").name)
     phone = browser.new_context(**PHONE)
     small = phone.new_page()
     small.goto(play)
-    small.wait_for_selector("#legal button.cmd")
+    small.wait_for_selector(SEAT_READY)
     small.click("button[aria-label='zoom in']")
     taken.append(shoot(small, out, "web-phone", full_page=False).name)
     phone.close()

@@ -9,9 +9,9 @@ import time
 from typing import Any
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 
 from frontier.ops.stack import StackConfig
+from tests.browser.gateway import SEAT_READY, tap_to_play_on
 from tests.browser.test_web_client import api
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration]
@@ -21,15 +21,9 @@ def _click_commands(page: Any, clicks: int) -> None:
     """Play ``clicks`` commands by clicking (an "end ..." one when there is one)."""
     done = 0
     while done < clicks:
-        page.wait_for_selector("#legal button.cmd")
-        buttons = page.query_selector_all("#legal button.cmd")
-        try:  # the list is redrawn as events arrive: a button may go between look and click
-            labels = [b.inner_text() for b in buttons]
-            ends = [i for i, label in enumerate(labels) if label.lower().startswith("end")]
-            buttons[ends[0] if ends else 0].click(timeout=2000)
-        except (PlaywrightError, IndexError):
-            continue
-        done += 1
+        page.wait_for_selector(SEAT_READY)
+        if tap_to_play_on(page):
+            done += 1
         page.wait_for_timeout(100)
 
 
@@ -66,7 +60,7 @@ def test_a_closed_tab_takes_its_seat_back_in_another_browser_through_the_seat_li
     second = browser.new_context()  # another device
     page = second.new_page()
     page.goto(link)
-    page.wait_for_selector("#legal button.cmd")
+    page.wait_for_selector(SEAT_READY)
     assert "you play A1" in page.inner_text("h1")
     assert "#" not in page.url and token not in page.url  # the secret left the address bar
     assert page.evaluate(f"localStorage.getItem('frontier.seat.{match_id}.A1')") == token
@@ -114,7 +108,7 @@ def test_the_host_from_another_browser_gives_a_silent_seat_to_a_bot_and_back(
     host_token = host_link.partition("#host=")[2]
     page.click("a.seat-link[data-seat=A1]")
     page.click("#claim-myself")
-    page.wait_for_selector("#legal button.cmd")  # the match waits for A1, which stays silent
+    page.wait_for_selector(SEAT_READY)  # the match waits for A1, which stays silent
 
     other = browser.new_context()  # the host on another device
     host = other.new_page()

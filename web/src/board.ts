@@ -140,7 +140,7 @@ function interactive(g: SVGElement, id: string, label: string, extras: BoardExtr
     e.preventDefault();
     on(id);
     // the commands of a clearing open in the page's menu: the keyboard goes on there
-    (document.querySelector('#menu:not([hidden]) button') as HTMLElement | null)?.focus();
+    (document.querySelector('#act-menu button') as HTMLElement | null)?.focus();
   });
 }
 

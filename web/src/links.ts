@@ -31,7 +31,7 @@ export function seatWords(s: SeatEntry): string {
 export async function adoptFragment(): Promise<string> {
   const frag = new URLSearchParams(location.hash.slice(1));
   const matchId = new URLSearchParams(location.search).get('match') ?? '';
-  const seatToken = frag.get('seat');
+  const seatToken = frag.get('seat') ?? frag.get('token'); // #token=: the links made before seat links
   const hostToken = frag.get('host');
   if (!matchId || (!seatToken && !hostToken)) return '';
   history.replaceState(null, '', location.pathname + location.search); // the secret leaves the address bar
