@@ -11,6 +11,7 @@
     frontier bench search timing|selfplay [--matches N] [--iterations I] [--rival BOT] ...
     frontier bench public --scenario watchers|gateway-watchers|bots|replays [--n N]
                           [--seconds S] [--think-ms T] [--commands K] [--json]
+    frontier bench flood [--n N] [--creates K] [--json]
 
 The measuring itself lives in :mod:`frontier.bench`; this module only turns flags into a run
 and a run into text or one JSON object.
@@ -25,6 +26,7 @@ from typing import Any
 
 from frontier.bench import domain_calls as bench_domain_calls
 from frontier.bench import engine as bench_engine
+from frontier.bench import flood as bench_flood
 from frontier.bench import memory as bench_memory
 from frontier.bench import public as bench_public
 from frontier.bench import publish as bench_publish
@@ -81,6 +83,7 @@ def add_bench_commands(commands: Any) -> None:
     stack.add_argument("--json", action="store_true", help="print one JSON object")
     stack.set_defaults(run=_bench_stack)
     _add_public_bench(targets)
+    _add_flood_bench(targets)
     _add_component_benches(targets)
 
 
@@ -102,6 +105,18 @@ def _add_public_bench(targets: Any) -> None:
     )
     public.add_argument("--json", action="store_true", help="print one JSON object")
     public.set_defaults(run=_bench_public)
+
+
+def _add_flood_bench(targets: Any) -> None:
+    flood = targets.add_parser(
+        "flood", help="one host key floods CreateMatch; another key's creation latency"
+    )
+    flood.add_argument("--n", type=positive_int, default=2000, help="the flood's calls (2000)")
+    flood.add_argument(
+        "--creates", type=positive_int, default=20, help="the other key's creations (20)"
+    )
+    flood.add_argument("--json", action="store_true", help="print one JSON object")
+    flood.set_defaults(run=_bench_flood)
 
 
 def _add_component_benches(targets: Any) -> None:
@@ -204,6 +219,12 @@ def _bench_public(args: argparse.Namespace) -> int:
         args.scenario, args.n, seconds=args.seconds, think_ms=args.think_ms, commands=args.commands
     )
     print(json.dumps(asdict(result)) if args.json else bench_public.table(result))
+    return EXIT_OK
+
+
+def _bench_flood(args: argparse.Namespace) -> int:
+    result = bench_flood.run(args.n, args.creates)
+    print(json.dumps(asdict(result)) if args.json else bench_flood.table(result))
     return EXIT_OK
 
 
