@@ -9,6 +9,8 @@ import urllib.error
 import urllib.request
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
+
 from frontier.ops.stack import StackConfig
 
 BOTS = ["B1", "A2", "B2", "A3", "B3"]
@@ -32,10 +34,14 @@ def tap_to_play_on(page: Any, tap: bool = False) -> bool:
     for choice in PLAY_ON:
         button = page.query_selector(choice)
         if button and button.is_visible():
-            with contextlib.suppress(Exception):  # redrawn between look and click
-                button.tap(timeout=2000) if tap else button.click(timeout=2000)
-                return True
-            return False
+            try:
+                if tap:
+                    button.tap(timeout=2000)
+                else:
+                    button.click(timeout=2000)
+            except PlaywrightError:  # redrawn between look and click: look again
+                return False
+            return True
     return False
 
 
