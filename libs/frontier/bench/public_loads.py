@@ -19,6 +19,7 @@ from frontier.bench.canary import Canary
 from frontier.bench.cpu import Sample, rss_kb
 from frontier.ops.stack import Stack
 from frontier.play.load import play_match
+from frontier.runtime.tls import aio_channel
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 
 # Plays the canary; its argument runs once the match exists (see canary.play's ``created``).
@@ -204,12 +205,16 @@ async def replays(run: Run) -> tuple[Canary, Figures]:
     rounds = 0
 
     async def export() -> None:
+        # the exporters are other clients than the canary: their connection closes when they
+        # are done, as a crowd's would, so what stays after is what the server itself kept
         nonlocal rounds
-        while not done.is_set():
-            await asyncio.gather(
-                *(run.stub.ExportReplay(request, timeout=60) for _ in range(run.n))
-            )
-            rounds += 1
+        async with aio_channel(run.stack.config.address("orchestrator")) as channel:
+            stub = match_pb2_grpc.MatchServiceStub(channel)
+            while not done.is_set():
+                await asyncio.gather(
+                    *(stub.ExportReplay(request, timeout=60) for _ in range(run.n))
+                )
+                rounds += 1
 
     exporting = asyncio.ensure_future(export())
     canary = await run.play_canary(None)
