@@ -1,0 +1,92 @@
+"""Watch streams end with their match, against real services: an abandoned match adds no
+event, yet its spectators' and seats' WatchEvents streams complete cleanly (saying how the
+match ended in the trailing metadata), and the gateway's event stream sends its final
+``end`` event, naming the status, and closes -- so no page has to poll to learn of it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+
+import grpc
+import pytest
+
+from frontier.ops.stack import Stack, StackConfig, free_port
+from frontier.runtime.settings import MATCH_STATUS_TRAILER
+from frontier.v1 import match_pb2, match_pb2_grpc
+
+from .client import MIRROR
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def web_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    config = StackConfig.ephemeral(tmp_path_factory.mktemp("watch-ends"), web_port=free_port())
+    with Stack(config) as running:
+        yield running
+
+
+async def _sse(stack: Stack, match_id: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """An event-stream watcher of the match through the gateway, returned once the gateway
+    sent its headers (the orchestrator let the match's feed in)."""
+    host, port = stack.config.host, stack.config.web_port
+    reader, writer = await asyncio.open_connection(host, port)
+    writer.write(
+        f"GET /api/matches/{match_id}/events?from=0 HTTP/1.1\r\n"
+        f"Host: {host}:{port}\r\nAccept: text/event-stream\r\n\r\n".encode()
+    )
+    status = await reader.readline()
+    assert b" 200 " in status, status
+    while (await reader.readline()).strip():
+        pass  # the headers
+    return reader, writer
+
+
+async def _last_event(reader: asyncio.StreamReader) -> tuple[str, dict[str, str]]:
+    """The stream's last server-sent event (its name and data), read until the gateway
+    closes the connection: the stream must end by itself."""
+    name, data = "", {}
+    body = await reader.read()  # to the end of the connection (chunked: the sizes are lines)
+    for line in body.decode().splitlines():
+        if line.startswith("event: "):
+            name = line.removeprefix("event: ")
+        elif line.startswith("data: ") and name:
+            data = json.loads(line.removeprefix("data: "))
+    return name, data
+
+
+async def test_an_abandoned_matchs_watch_streams_end_saying_so(web_stack: Stack) -> None:
+    async with grpc.aio.insecure_channel(web_stack.config.address("orchestrator")) as channel:
+        stub = match_pb2_grpc.MatchServiceStub(channel)
+        created = await stub.CreateMatch(
+            match_pb2.CreateMatchRequest(config=match_pb2.MatchConfig(lineup=MIRROR))
+        )
+        match_id = created.match_id
+        spectator = stub.WatchEvents(match_pb2.WatchEventsRequest(match_id=match_id))
+        seat = stub.WatchEvents(
+            match_pb2.WatchEventsRequest(match_id=match_id, seat_token=created.seats[0].token)
+        )
+        for call in (spectator, seat):
+            await call.initial_metadata()  # let in: each waits for the match's next event
+        reader, writer = await _sse(web_stack, match_id)
+        try:
+            await stub.AbandonMatch(
+                match_pb2.AbandonMatchRequest(match_id=match_id, host_token=created.host_token)
+            )
+            for call in (spectator, seat):
+                assert [reply async for reply in call] == []  # no event: the match ended
+                assert await call.code() is grpc.StatusCode.OK
+                trailer = dict(await call.trailing_metadata() or ())
+                assert trailer[MATCH_STATUS_TRAILER] == "MATCH_STATUS_ABANDONED"
+            assert await _last_event(reader) == ("end", {"status": "MATCH_STATUS_ABANDONED"})
+            # a watcher arriving later gets the same end at once
+            late_reader, late_writer = await _sse(web_stack, match_id)
+            late_writer.close()
+            assert await _last_event(late_reader) == (
+                "end",
+                {"status": "MATCH_STATUS_ABANDONED"},
+            )
+        finally:
+            writer.close()
