@@ -15,6 +15,10 @@ import { svg } from './svg';
 export { places, TEAM_COLOUR };
 export type { Place };
 
+// The Performance API mark of the board's first drawing on a page: the time to first board,
+// which the browser tests measure from the navigation's start.
+export const FIRST_BOARD = 'frontier:first-board';
+
 export interface BoardExtras {
   view?: View | null; // the served view (rule, items, ruins); absent when replaying
   factions: Record<string, string>; // seat -> faction
@@ -49,6 +53,7 @@ export function drawBoard(root: SVGSVGElement, data: GameData, suits: Record<str
     root.append(g);
   }
   if (keep) (root.querySelector(`[data-clearing="${keep}"] .hit, [data-forest="${keep}"] .hit`) as SVGElement | null)?.focus({ preventScroll: true });
+  if (!performance.getEntriesByName(FIRST_BOARD, 'mark').length) performance.mark(FIRST_BOARD);
 }
 
 /** The maps' bands and headings: titles, item stocks, quests on offer, items left in ruins. */
