@@ -77,13 +77,13 @@ def test_time_to_first_board_of_a_seat_and_a_spectator(
     match_id, token = seeded_match(web_stack, rounds=2, seed=11)
     base = web_stack.web_url.rstrip("/")
     pages = {
-        "spectator": lambda: f"{base}/match?match={match_id}",
+        "spectator": f"{base}/match?match={match_id}",
         # a seat link, as a player opens it on a new device
-        "seat": lambda: f"{base}/play?match={match_id}#seat={token}",
+        "seat": f"{base}/play?match={match_id}#seat={token}",
     }
     lines = []
     for name, url in pages.items():
-        loads = [first_board(browser, url()) for _ in range(LOADS)]
+        loads = [first_board(browser, url) for _ in range(LOADS)]
         assert all(load.ms > 0 and load.bytes > 0 for load in loads)
         lines.append(report(name, loads))
     print("\n" + "\n".join(lines))
