@@ -1,7 +1,8 @@
 """Watch streams end with their match, against real services: an abandoned match adds no
 event, yet its spectators' and seats' WatchEvents streams complete cleanly (saying how the
 match ended in the trailing metadata), and the gateway's event stream sends its final
-``end`` event, naming the status, and closes -- so no page has to poll to learn of it."""
+``end`` event, naming the status, and closes -- so no page has to poll to learn of it.  A
+match played to its end does the same after its last event."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 
 from frontier.ops.stack import Stack, StackConfig, free_port
 from frontier.runtime.settings import MATCH_STATUS_TRAILER
-from frontier.v1 import match_pb2, match_pb2_grpc
+from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 
 from .client import MIRROR
 
@@ -30,12 +31,13 @@ def web_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
 
 async def _sse(stack: Stack, match_id: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     """An event-stream watcher of the match through the gateway, returned once the gateway
-    sent its headers (the orchestrator let the match's feed in)."""
+    sent its headers (the orchestrator let the match's feed in).  The connection closes
+    once the response is complete (no keep-alive), so its end is the stream's."""
     host, port = stack.config.host, stack.config.web_port
     reader, writer = await asyncio.open_connection(host, port)
     writer.write(
         f"GET /api/matches/{match_id}/events?from=0 HTTP/1.1\r\n"
-        f"Host: {host}:{port}\r\nAccept: text/event-stream\r\n\r\n".encode()
+        f"Host: {host}:{port}\r\nAccept: text/event-stream\r\nConnection: close\r\n\r\n".encode()
     )
     status = await reader.readline()
     assert b" 200 " in status, status
@@ -83,10 +85,34 @@ async def test_an_abandoned_matchs_watch_streams_end_saying_so(web_stack: Stack)
             assert await _last_event(reader) == ("end", {"status": "MATCH_STATUS_ABANDONED"})
             # a watcher arriving later gets the same end at once
             late_reader, late_writer = await _sse(web_stack, match_id)
-            late_writer.close()
-            assert await _last_event(late_reader) == (
-                "end",
-                {"status": "MATCH_STATUS_ABANDONED"},
+            try:
+                late = await _last_event(late_reader)
+            finally:
+                late_writer.close()
+            assert late == ("end", {"status": "MATCH_STATUS_ABANDONED"})
+        finally:
+            writer.close()
+
+
+async def test_a_finished_matchs_watch_streams_end_after_its_last_event(web_stack: Stack) -> None:
+    async with grpc.aio.insecure_channel(web_stack.config.address("orchestrator")) as channel:
+        stub = match_pb2_grpc.MatchServiceStub(channel)
+        bots = [
+            match_pb2.SeatSetup(seat=seat, mode=match_pb2.SEAT_MODE_BOT, bot="greedy")
+            for seat in (types_pb2.SEAT_A1, types_pb2.SEAT_B1)
+        ]
+        created = await stub.CreateMatch(
+            match_pb2.CreateMatchRequest(
+                config=match_pb2.MatchConfig(lineup=MIRROR, max_rounds=1, seed=3), seat_setup=bots
             )
+        )
+        spectator = stub.WatchEvents(match_pb2.WatchEventsRequest(match_id=created.match_id))
+        reader, writer = await _sse(web_stack, created.match_id)
+        try:
+            replies = [reply async for reply in spectator]  # the bots play it to its end
+            assert replies[-1].envelope.event.kind == types_pb2.EVENT_KIND_GAME_ENDED
+            trailer = dict(await spectator.trailing_metadata() or ())
+            assert trailer[MATCH_STATUS_TRAILER] == "MATCH_STATUS_FINISHED"
+            assert await _last_event(reader) == ("end", {"status": "MATCH_STATUS_FINISHED"})
         finally:
             writer.close()
