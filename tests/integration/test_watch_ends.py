@@ -2,13 +2,15 @@
 event, yet its spectators' and seats' WatchEvents streams complete cleanly (saying how the
 match ended in the trailing metadata), and the gateway's event stream sends its final
 ``end`` event, naming the status, and closes -- so no page has to poll to learn of it.  A
-match played to its end does the same after its last event."""
+match played to its end does the same after its last event, and so does a watch relayed by
+an orchestrator that does not own the match."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import grpc
 import pytest
@@ -116,3 +118,32 @@ async def test_a_finished_matchs_watch_streams_end_after_its_last_event(web_stac
             assert await _last_event(reader) == ("end", {"status": "MATCH_STATUS_FINISHED"})
         finally:
             writer.close()
+
+
+def test_a_watch_forwarded_to_the_owner_ends_with_its_status(tmp_path: Path) -> None:
+    config = StackConfig.ephemeral(tmp_path, orchestrators=2)
+    with Stack(config):
+        asyncio.run(_watch_through_the_other(config))
+
+
+async def _watch_through_the_other(config: StackConfig) -> None:
+    """A match created on one orchestrator, watched through the other (which relays the
+    owner's stream) and abandoned: the relayed stream ends too, with the owner's status."""
+    async with (
+        grpc.aio.insecure_channel(config.address("orchestrator")) as owner_channel,
+        grpc.aio.insecure_channel(config.address("orchestrator-2")) as other_channel,
+    ):
+        owner = match_pb2_grpc.MatchServiceStub(owner_channel)
+        other = match_pb2_grpc.MatchServiceStub(other_channel)
+        created = await owner.CreateMatch(
+            match_pb2.CreateMatchRequest(config=match_pb2.MatchConfig(lineup=MIRROR))
+        )
+        relayed = other.WatchEvents(match_pb2.WatchEventsRequest(match_id=created.match_id))
+        await relayed.initial_metadata()
+        await owner.AbandonMatch(
+            match_pb2.AbandonMatchRequest(match_id=created.match_id, host_token=created.host_token)
+        )
+        assert [reply async for reply in relayed] == []
+        assert await relayed.code() is grpc.StatusCode.OK
+        trailer = dict(await relayed.trailing_metadata() or ())
+        assert trailer[MATCH_STATUS_TRAILER] == "MATCH_STATUS_ABANDONED"

@@ -340,6 +340,8 @@ class MatchServicer(SeatRpcs, match_pb2_grpc.MatchServiceServicer):
                 stub = self.peers.match_stub(exc.address)
                 call = stub.WatchEvents(request, metadata=((FORWARDED, "1"),))
                 try:
+                    await call.initial_metadata()  # the owner let it in: so do we, at once
+                    await context.send_initial_metadata(())
                     async for reply in call:
                         yield reply
                     trailer = await call.trailing_metadata()
