@@ -96,7 +96,7 @@ $(NODE_STAMP): $(NODE_BOT)/package.json $(NODE_BOT)/package-lock.json
 # into libs/frontier/web/static/app.js, which the gateway serves and the wheel ships.
 # Without npm the target says so and succeeds: the gateway then serves a page without its
 # script, and the browser tests skip (they fail under FRONTIER_REQUIRE_BROWSER=1, as in CI).
-web: ## Build the browser client (npm ci + tsc + esbuild) into libs/frontier/web/static
+web: ## Build the browser client (npm ci, its contract types from proto/, tsc, esbuild) into libs/frontier/web/static
 	@if command -v npm >/dev/null 2>&1; then \
 		$(MAKE) --no-print-directory $(WEB_BUNDLE); \
 	else \
