@@ -7,7 +7,8 @@
 //
 // Two shapes: `Full` for the messages the gateway sends with every field (views, game data,
 // match facts, the event stream: `to_json`), where a scalar, enum, list or map is always
-// present and only a sub-message may be absent; `Compact` for the long lists sent without
+// present and only a sub-message may be absent (as may a scalar marked `optional` or inside a
+// `oneof`, which no message read in full has); `Compact` for the long lists sent without
 // their unset fields (legal commands and a command's events: `compact_json`), where any field
 // may be absent and reads as its default.
 
