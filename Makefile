@@ -23,6 +23,8 @@ WEB_DIR     := web
 WEB_STAMP   := $(WEB_DIR)/node_modules/.installed.stamp
 WEB_SRC     := $(wildcard $(WEB_DIR)/src/*.ts) $(wildcard $(WEB_DIR)/src/*.css) $(WEB_DIR)/tsconfig.json
 WEB_BUNDLE  := libs/frontier/web/static/app.js
+WEB_GEN     := $(WEB_DIR)/src/gen
+WEB_GEN_STAMP := $(WEB_GEN)/.generated.stamp
 
 PYTEST_ARGS ?=
 
@@ -88,11 +90,13 @@ $(NODE_STAMP): $(NODE_BOT)/package.json $(NODE_BOT)/package-lock.json
 	cd $(NODE_BOT) && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-# The browser client (web/, TypeScript): npm ci from the lock file, then tsc (type check) and
-# esbuild into libs/frontier/web/static/app.js, which the gateway serves and the wheel ships.
+# The browser client (web/, TypeScript): npm ci from the lock file, the contract's TypeScript
+# types from proto/ (buf generate with protoc-gen-es into web/src/gen, not committed; the
+# client's types are made from them in web/src/contract.ts), then tsc (type check) and esbuild
+# into libs/frontier/web/static/app.js, which the gateway serves and the wheel ships.
 # Without npm the target says so and succeeds: the gateway then serves a page without its
 # script, and the browser tests skip (they fail under FRONTIER_REQUIRE_BROWSER=1, as in CI).
-web: ## Build the browser client (npm ci + tsc + esbuild) into libs/frontier/web/static
+web: ## Build the browser client (npm ci, its contract types from proto/, tsc, esbuild) into libs/frontier/web/static
 	@if command -v npm >/dev/null 2>&1; then \
 		$(MAKE) --no-print-directory $(WEB_BUNDLE); \
 	else \
@@ -103,7 +107,17 @@ $(WEB_STAMP): $(WEB_DIR)/package.json $(WEB_DIR)/package-lock.json
 	cd $(WEB_DIR) && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-$(WEB_BUNDLE): $(WEB_SRC) $(WEB_STAMP)
+# Old outputs are removed first so a deleted .proto leaves no stale module behind.  buf comes
+# from the venv, which is installed only if it is missing (never reinstalled from here).
+$(BIN)/buf:
+	$(MAKE) --no-print-directory venv
+
+$(WEB_GEN_STAMP): $(PROTO_SRC) $(WEB_DIR)/buf.gen.yaml $(WEB_STAMP) | $(BIN)/buf
+	rm -rf $(WEB_GEN)
+	cd $(WEB_DIR) && $(abspath $(BIN))/buf generate --template buf.gen.yaml
+	@touch $@
+
+$(WEB_BUNDLE): $(WEB_SRC) $(WEB_STAMP) $(WEB_GEN_STAMP)
 	cd $(WEB_DIR) && npm run --silent build
 
 # The pictures of the browser client in docs/: a real stack and Debian's chromium play a seeded
@@ -222,7 +236,7 @@ constraints: ## Re-pin constraints.txt to the newest versions that resolve (then
 
 clean: ## Remove .venv, generated code, caches and build output
 	rm -rf $(VENV) build dist var .mypy_cache .import_linter_cache .ruff_cache .pytest_cache .hypothesis .grimp_cache
-	rm -rf $(NODE_BOT)/node_modules $(WEB_DIR)/node_modules $(WEB_BUNDLE)
+	rm -rf $(NODE_BOT)/node_modules $(WEB_DIR)/node_modules $(WEB_GEN) $(WEB_BUNDLE)
 	rm -f frontier_engine__mypyc.*.so && find libs/frontier/engine -name '*.so' -delete
 	rm -f $(PROTO_STAMP) $(GEN_DIR)/*_pb2.py $(GEN_DIR)/*_pb2.pyi $(GEN_DIR)/*_pb2_grpc.py $(GEN_DIR)/*_pb2_grpc.pyi
 	find . -path ./.git -prune -o \( -name __pycache__ -o -name '*.egg-info' \) -prune -exec rm -rf {} +

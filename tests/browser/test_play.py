@@ -179,6 +179,8 @@ def test_spectators_are_told_of_strikes_the_takeover_the_winner_and_abandonment(
     waiting = api(web_stack, "/api/matches", {"max_rounds": 1, "bots": [*FOUR_BOTS, "B1"]})
     page.goto(f"{web_stack.web_url}match?match={waiting['match_id']}", wait_until="commit")
     page.wait_for_selector("#board .clearing")
+    asked: list[str] = []  # the page's API reads from now on
+    page.on("request", lambda r: asked.append(r.url) if "/api/" in r.url else None)
     request = urllib.request.Request(
         f"{web_stack.web_url}api/matches/{waiting['match_id']}/abandon",
         data=b"{}",
@@ -191,4 +193,6 @@ def test_spectators_are_told_of_strikes_the_takeover_the_winner_and_abandonment(
     urllib.request.urlopen(request, timeout=10).close()
     page.wait_for_selector(".notice.abandoned", timeout=20_000)
     assert "abandoned" in page.inner_text("#log")
+    # the event stream's end said so: the page asked the lobby's listing nothing
+    assert not [url for url in asked if "/api/matches?" in url], asked
     page.close()

@@ -77,7 +77,11 @@ _SKIPPED_DIRS = {
     "var",
     "dist",
 }
-_GENERATED = (ROOT / "libs" / "frontier" / "v1", ROOT / "libs" / "frontier" / "web" / "static")
+_GENERATED = (
+    ROOT / "libs" / "frontier" / "v1",
+    ROOT / "libs" / "frontier" / "web" / "static",
+    ROOT / "web" / "src" / "gen",  # the contract's TypeScript types (make web)
+)
 
 
 def offences(text: str, first_line: int = 1, tmp: bool = True) -> list[str]:

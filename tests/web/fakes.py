@@ -9,6 +9,7 @@ from typing import Any
 import grpc
 
 from frontier.runtime.errors import details_metadata
+from frontier.runtime.settings import MATCH_STATUS_TRAILER
 from frontier.v1 import events_pb2, match_pb2, types_pb2
 from frontier.wire.game_data import game_data
 
@@ -174,6 +175,7 @@ class FakeEvents:
     def __init__(self, match_id: str, count: int) -> None:
         self.match_id, self.count, self.sent = match_id, count, 0
         self.cancelled, self.ended = asyncio.Event(), asyncio.Event()
+        self.status = ""
 
     async def initial_metadata(self) -> Any:
         """The headers the orchestrator sends once it lets the stream in."""
@@ -191,7 +193,12 @@ class FakeEvents:
         await self.ended.wait()  # no further event until the match ends (``end``)
         return grpc.aio.EOF
 
-    def end(self) -> None:
+    async def trailing_metadata(self) -> Any:
+        """How the match ended, as the orchestrator says once its stream completes."""
+        return grpc.aio.Metadata((MATCH_STATUS_TRAILER, self.status))
+
+    def end(self, status: str = "MATCH_STATUS_FINISHED") -> None:
+        self.status = status
         self.ended.set()
 
     def cancel(self) -> None:

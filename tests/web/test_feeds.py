@@ -11,6 +11,7 @@ from typing import Any
 import grpc
 import pytest
 
+from frontier.runtime.settings import MATCH_STATUS_TRAILER
 from frontier.v1 import events_pb2, match_pb2
 from frontier.web import feeds as feeds_module
 from frontier.web.feeds import Feeds, message
@@ -41,6 +42,9 @@ class LiveCall:
         envelope = events_pb2.EventEnvelope(match_id="m-1", seq=seq, state_version=seq)
         return match_pb2.WatchEventsResponse(envelope=envelope)
 
+    async def trailing_metadata(self) -> Any:
+        return grpc.aio.Metadata((MATCH_STATUS_TRAILER, self.match.status))
+
     def cancel(self) -> None:
         self.cancelled = True
 
@@ -50,6 +54,7 @@ class LiveMatch:
 
     def __init__(self, known: bool = True) -> None:
         self.known, self.version, self.over = known, 0, False
+        self.status = ""
         self.played = asyncio.Condition()
         self.calls: list[tuple[int, LiveCall]] = []
 
@@ -63,9 +68,9 @@ class LiveMatch:
             self.version += events
             self.played.notify_all()
 
-    async def end(self) -> None:
+    async def end(self, status: str = "MATCH_STATUS_FINISHED") -> None:
         async with self.played:
-            self.over = True
+            self.over, self.status = True, status
             self.played.notify_all()
 
 
@@ -161,10 +166,25 @@ async def test_the_end_of_the_match_ends_every_watchers_stream() -> None:
     await match.end()
     chunks = [chunk async for chunk in feeds.stream(feed, 0)]
     messages = [m for chunk in chunks for m in split(chunk)]
-    assert ids(messages) == [1, 2, 3] and messages[-1].startswith(b"event: end\n")
+    assert ids(messages) == [1, 2, 3]
+    assert messages[-1] == b'event: end\ndata: {"status": "MATCH_STATUS_FINISHED"}\n\n'
     assert ids(split(chunks[0])) == [1, 2, 3]  # what the watcher lacked, in one write
     assert feeds.feeds == {}  # a later watcher opens a new stream
     feeds.leave(feed)
+
+
+async def test_an_abandoned_match_ends_every_watchers_stream_saying_so() -> None:
+    match = LiveMatch()
+    feeds = Feeds(match)
+    first, second = await feeds.join("m-1", 0), await feeds.join("m-1", 0)
+    await match.play(2)
+    await match.end("MATCH_STATUS_ABANDONED")  # no event: the stream just completes
+    for feed in (first, second):
+        messages = [m async for chunk in feeds.stream(feed, 0) for m in split(chunk)]
+        assert ids(messages) == [1, 2]
+        assert messages[-1] == b'event: end\ndata: {"status": "MATCH_STATUS_ABANDONED"}\n\n'
+        feeds.leave(feed)
+    assert feeds.feeds == {}
 
 
 async def test_an_unknown_match_is_refused_before_any_event_and_keeps_no_feed() -> None:

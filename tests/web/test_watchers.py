@@ -142,9 +142,10 @@ async def test_a_watcher_whose_match_ends_frees_its_slot(app: Any):
     client = Client(application, "/api/matches/m-1/events")
     running = asyncio.create_task(client.run())
     await client.got_event.wait()
-    match.streams[0].end()  # the orchestrator ends the stream; the client is still there
-    await running
-    assert b"event: end" in b"".join(m.get("body", b"") for m in client.sent)
+    match.streams[0].end("MATCH_STATUS_ABANDONED")  # the orchestrator ends the stream
+    await running  # ... and the gateway ends the client's, though the client is still there
+    body = b"".join(m.get("body", b"") for m in client.sent)
+    assert body.endswith(b'event: end\ndata: {"status": "MATCH_STATUS_ABANDONED"}\n\n')
     assert application.state.watchers.live() == 0 and not client.leave.is_set()
 
 

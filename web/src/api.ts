@@ -5,6 +5,8 @@
 // change something only with it, and no other site's page can send it (a custom header
 // needs a CORS preflight, which the gateway never grants).
 
+import type { StreamEnd, WatchedEvent } from './contract';
+
 export const TOKEN_HEADER = 'X-Frontier-Seat-Token';
 export const HOST_HEADER = 'X-Frontier-Host-Token';
 export const CLIENT_HEADER = 'X-Frontier-Client';
@@ -76,7 +78,9 @@ export function hostLink(matchId: string, hostToken: string): string {
   return `${location.origin}/match?match=${encodeURIComponent(matchId)}#host=${encodeURIComponent(hostToken)}`;
 }
 
-export async function api<T = any>(path: string, opts: { method?: string; body?: unknown; token?: string; host?: string; hostCall?: boolean } = {}): Promise<T> {
+// The reply's type is the caller's to name (contract.ts: the proto messages, as the gateway
+// sends them, and its own wrappers); a reply it does not read is `unknown`.
+export async function api<T = unknown>(path: string, opts: { method?: string; body?: unknown; token?: string; host?: string; hostCall?: boolean } = {}): Promise<T> {
   const headers: Record<string, string> = { [CLIENT_HEADER]: 'web', 'Content-Type': 'application/json' };
   if (opts.token) headers[TOKEN_HEADER] = opts.token;
   if (opts.host) headers[HOST_HEADER] = opts.host;
@@ -86,16 +90,26 @@ export async function api<T = any>(path: string, opts: { method?: string; body?:
     headers,
     body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
   });
-  const data = await reply.json();
-  if (!reply.ok) throw new ApiError(reply.status, data.error ?? 'error', data.detail ?? reply.statusText);
+  const data: unknown = await reply.json();
+  if (!reply.ok) {
+    const refusal = (data ?? {}) as { error?: string; detail?: string };
+    throw new ApiError(reply.status, refusal.error ?? 'error', refusal.detail ?? reply.statusText);
+  }
   return data as T;
 }
 
-// Follows the public event stream from `from` on; calls `onEvent` per event, `onEnd` once.
-export function follow(matchId: string, from: number, onEvent: (e: any) => void, onEnd: () => void): EventSource {
+// Follows the public event stream from `from` on; calls `onEvent` per event, and `onEnd` once:
+// with the match's status (MATCH_STATUS_FINISHED or MATCH_STATUS_ABANDONED) when the match
+// ended, which the server says in the stream's last event and then closes it, or with '' when
+// the stream broke off for good.  A stream that drops for a while is reconnected by the
+// browser (Last-Event-ID), and the server sends the end only once the match is over.
+export function follow(matchId: string, from: number, onEvent: (e: WatchedEvent) => void, onEnd: (status: string) => void): EventSource {
   const source = new EventSource(`/api/matches/${encodeURIComponent(matchId)}/events?from=${from}`);
-  source.onmessage = (m) => onEvent(JSON.parse(m.data));
-  source.addEventListener('end', () => { source.close(); onEnd(); });
-  source.addEventListener('error', () => { if (source.readyState === EventSource.CLOSED) onEnd(); });
+  source.onmessage = (m: MessageEvent<string>) => onEvent(JSON.parse(m.data) as WatchedEvent);
+  source.addEventListener('end', (m: MessageEvent<string>) => {
+    source.close();
+    onEnd((JSON.parse(m.data || '{}') as Partial<StreamEnd>).status ?? '');
+  });
+  source.addEventListener('error', () => { if (source.readyState === EventSource.CLOSED) onEnd(''); });
   return source;
 }

@@ -2,6 +2,7 @@
 // slots, ruin, the ruling team's ring, each seat's pieces as symbols behind the seat's tag,
 // Vagabond pawns and contraband; and the same in words for its accessible name.
 
+import type { ClearingData, ClearingView } from './contract';
 import { CLEARING_H, CLEARING_W, Place } from './layout';
 import { Board, itemName, seatName, teamName } from './model';
 import { building, kindWord, pawn, seatTag, TEAM_COLOUR, warrior } from './pieces';
@@ -21,7 +22,7 @@ export interface ClearingExtras {
 }
 
 /** The clearing's contents in words: its accessible name and tooltip. */
-export function clearingWords(c: any, suit: string, board: Board, vc: any): string {
+export function clearingWords(c: ClearingData, suit: string, board: Board, vc: ClearingView | undefined): string {
   const parts = [`${c.priority}. ${c.name}`, suit || 'no suit'];
   if (vc) parts.push(`${vc.open_slots} of ${c.slots} slots open`);
   if (vc?.ruin) parts.push(`ruin with ${vc.ruin_items} items`);
@@ -35,11 +36,11 @@ export function clearingWords(c: any, suit: string, board: Board, vc: any): stri
   }
   for (const seat of board.pawns[c.id] ?? []) parts.push(`Vagabond pawn ${seat}`);
   for (const d of vc?.dropped ?? []) parts.push(`dropped contraband ${itemName(d.item)} of ${seatName(d.crafter)}`);
-  for (const k of vc?.carried ?? []) parts.push(`${seatName(k.carrier)} carries ${(k.items ?? []).map((d: any) => itemName(d.item)).join(', ')}`);
+  for (const k of vc?.carried ?? []) parts.push(`${seatName(k.carrier)} carries ${k.items.map((d) => itemName(d.item)).join(', ')}`);
   return parts.join('; ');
 }
 
-export function drawClearing(c: any, p: Place, suit: string, board: Board, vc: any, extras: ClearingExtras): SVGElement {
+export function drawClearing(c: ClearingData, p: Place, suit: string, board: Board, vc: ClearingView | undefined, extras: ClearingExtras): SVGElement {
   const g = svg('g', { class: 'clearing', 'data-clearing': c.id, transform: `translate(${p.x - CLEARING_W / 2},${p.y - CLEARING_H / 2})` });
   const box = svg('rect', { width: CLEARING_W, height: CLEARING_H, rx: 30, fill: SUIT_FILL[suit] ?? '#eee', class: extras.targets?.has(c.id) ? 'box target' : 'box' });
   const ruler = teamName(vc?.ruler);
@@ -48,8 +49,8 @@ export function drawClearing(c: any, p: Place, suit: string, board: Board, vc: a
   g.append(box);
   g.append(svg('text', { x: PAD + 2, y: 54, class: 'cname' }, `${c.priority} ${c.name}`));
   g.append(svg('text', { x: PAD + 2, y: 110, class: 'csuit' }, suit || '?'));
-  const slots = Number(c.slots ?? 0);
-  const open = vc ? Number(vc.open_slots ?? 0) : slots;
+  const slots = c.slots;
+  const open = vc ? vc.open_slots : slots;
   for (let i = 0; i < slots; i++) {
     g.append(svg('rect', { x: 190 + i * 38, y: 78, width: 30, height: 30, rx: 4, class: i < slots - open ? 'slot used' : 'slot' }));
   }
@@ -76,7 +77,7 @@ function ruinBadge(x: number, y: number, items: string): SVGElement {
 }
 
 /** Seat rows, pawns and contraband, wrapping within the box; returns the height used. */
-function drawContents(g: SVGElement, c: any, board: Board, vc: any, extras: ClearingExtras): number {
+function drawContents(g: SVGElement, c: ClearingData, board: Board, vc: ClearingView | undefined, extras: ClearingExtras): number {
   let y = 0;
   const pieces = board.clearings[c.id] ?? {};
   for (const seat of Object.keys(pieces).sort()) {
@@ -109,8 +110,8 @@ function drawContents(g: SVGElement, c: any, board: Board, vc: any, extras: Clea
   }
   // one line per piece of contraband, short enough for the box: whose craft lies here, who carries what
   const notes = [
-    ...(vc?.dropped ?? []).map((d: any) => `◆ ${itemName(d.item)} (${seatName(d.crafter)})`),
-    ...(vc?.carried ?? []).flatMap((k: any) => (k.items ?? []).map((d: any) => `◆ ${seatName(k.carrier)} has ${itemName(d.item)}`)),
+    ...(vc?.dropped ?? []).map((d) => `◆ ${itemName(d.item)} (${seatName(d.crafter)})`),
+    ...(vc?.carried ?? []).flatMap((k) => k.items.map((d) => `◆ ${seatName(k.carrier)} has ${itemName(d.item)}`)),
   ];
   for (const note of notes) {
     g.append(svg('text', { x: 0, y: y + 44, class: 'contraband' }, note));

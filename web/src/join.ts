@@ -7,6 +7,7 @@
 // (an invite is meant for another player), and a confirmed claim makes the seat the host's.
 
 import { api, ApiError, hostedMatch, rememberSeat, tokenFor } from './api';
+import type { ClaimedSeat } from './contract';
 import { html } from './svg';
 
 const CLAIMED = 'frontier.claimed.';
@@ -32,7 +33,7 @@ async function claim(root: HTMLElement, matchId: string, code: string, allowHost
   root.replaceChildren(html('p', {}, `Taking your seat in match ${matchId}…`));
   const host = hostedMatch(matchId)?.host_token;
   try {
-    const claimed = await api(`/api/matches/${encodeURIComponent(matchId)}/claim`, {
+    const claimed = await api<ClaimedSeat>(`/api/matches/${encodeURIComponent(matchId)}/claim`, {
       method: 'POST', body: { invite_code: code, allow_host_claim: allowHostClaim }, host,
     });
     rememberSeat(matchId, claimed.seat, claimed.token);

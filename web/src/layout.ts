@@ -12,6 +12,8 @@ export const TOP = -430; // the bands above the maps: quests on offer, titles, i
 export const FOREST_RX = 130;
 export const FOREST_RY = 92;
 
+import type { GameData } from './contract';
+
 export interface Place { x: number; y: number }
 
 export function mapOffset(mapName: string): number {
@@ -22,7 +24,7 @@ export function viewBoxSize(): { x: number; y: number; w: number; h: number } {
   return { x: -20, y: TOP, w: 2 * MAP_W + MAP_GAP + 40, h: MAP_H - TOP + 20 };
 }
 
-export function places(data: any): Record<string, Place> {
+export function places(data: Pick<GameData, 'clearings'>): Record<string, Place> {
   const out: Record<string, Place> = {};
   for (const c of data.clearings) out[c.id] = { x: c.x + mapOffset(c.map_name), y: c.y };
   return out;
@@ -46,22 +48,22 @@ function crossesSegment(r: Rect, a: Place, b: Place): boolean {
 const forestCache = new WeakMap<object, Record<string, Place>>();
 
 /** Each forest's drawing position (see the module comment); the same data gives the same places. */
-export function forestPlaces(data: any): Record<string, Place> {
+export function forestPlaces(data: GameData): Record<string, Place> {
   const cached = forestCache.get(data);
   if (cached) return cached;
   const at = places(data);
   const out: Record<string, Place> = {};
-  for (const m of data.maps ?? []) {
+  for (const m of data.maps) {
     const dx = mapOffset(m.name);
-    const taken: Rect[] = data.clearings.filter((c: any) => c.map_name === m.name).map((c: any) => {
+    const taken: Rect[] = data.clearings.filter((c) => c.map_name === m.name).map((c) => {
       const p = at[c.id];
       return { x0: p.x - CLEARING_W / 2, y0: p.y - CLEARING_H / 2, x1: p.x + CLEARING_W / 2, y1: p.y + CLEARING_H / 2 };
     });
-    const lines = [...(data.paths ?? []), ...(data.rivers ?? [])]
-      .filter((l: any) => at[l.a] && at[l.b] && l.a.startsWith(m.name + '.'))
-      .map((l: any) => [at[l.a], at[l.b]] as [Place, Place]);
-    for (const f of (data.forests ?? []).filter((f: any) => f.map_name === m.name)) {
-      const around = (f.clearing_ids ?? []).map((id: string) => at[id]).filter((p: Place | undefined) => p);
+    const lines = [...data.paths, ...data.rivers]
+      .filter((l) => at[l.a] && at[l.b] && l.a.startsWith(m.name + '.'))
+      .map((l) => [at[l.a], at[l.b]] as [Place, Place]);
+    for (const f of data.forests.filter((f) => f.map_name === m.name)) {
+      const around = f.clearing_ids.map((id) => at[id]).filter((p): p is Place => p !== undefined);
       if (!around.length) continue;
       const cx = around.reduce((s: number, p: Place) => s + p.x, 0) / around.length;
       const cy = around.reduce((s: number, p: Place) => s + p.y, 0) / around.length;

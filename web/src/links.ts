@@ -7,10 +7,12 @@
 // a person's seat to a bot and back, a new link for a player who lost theirs.
 
 import { api, ApiError, hostedMatch, hostLink, rememberHosted, rememberSeat, seatFor, seatLink, tokenFor } from './api';
+import type { MatchInfoReply, ReissuedSeat, SeatEntry } from './contract';
 import { html } from './svg';
 
+export type { SeatEntry };
+
 const REFRESH_MS = 3000;
-export interface SeatEntry { seat: string; status: string; bot: string; holder?: string }
 
 // Who plays a seat, in words (the gateway's status names; an unknown one as is).
 export function seatWords(s: SeatEntry): string {
@@ -39,7 +41,7 @@ export async function adoptFragment(): Promise<string> {
   if (!seatToken) return '';
   try {
     // the link names no seat: the token's own view says which it is
-    const reply = await api(`/api/matches/${encodeURIComponent(matchId)}/info`, { token: seatToken });
+    const reply = await api<MatchInfoReply>(`/api/matches/${encodeURIComponent(matchId)}/info`, { token: seatToken });
     const seat = String(reply.initial_view.viewer).replace('SEAT_', '');
     rememberSeat(matchId, seat, seatToken);
     const query = new URLSearchParams(location.search);
@@ -83,7 +85,7 @@ export function seatPanel(matchId: string): HTMLElement {
   async function run(newToken: string): Promise<void> {
     localStorage.setItem(pendingItem, newToken); // kept until the server answers
     try {
-      const reply = await api(`/api/matches/${encodeURIComponent(matchId)}/reissue`, { method: 'POST', token, body: { new_token: newToken } });
+      const reply = await api<ReissuedSeat>(`/api/matches/${encodeURIComponent(matchId)}/reissue`, { method: 'POST', token, body: { new_token: newToken } });
       rememberSeat(matchId, reply.seat, reply.token);
       localStorage.removeItem(pendingItem);
       location.reload(); // the page goes on with the new token
@@ -115,8 +117,8 @@ export function hostPanel(matchId: string): HTMLElement {
     copyField('host-link', 'Host link (manage this match from another device; keep it secret)', hostLink(matchId, hosted.host_token)),
     seats, issued);
   const refresh = async (): Promise<void> => {
-    const reply = await api(`/api/matches/${encodeURIComponent(matchId)}/info`);
-    seats.replaceChildren(...(reply.seats as SeatEntry[]).map((s) => seatItem(matchId, s, hosted.host_token, refresh, issued)));
+    const reply = await api<MatchInfoReply>(`/api/matches/${encodeURIComponent(matchId)}/info`);
+    seats.replaceChildren(...reply.seats.map((s) => seatItem(matchId, s, hosted.host_token, refresh, issued)));
   };
   void refresh().catch(() => undefined);
   setInterval(() => { if (!document.hidden) void refresh().catch(() => undefined); }, REFRESH_MS);
@@ -145,7 +147,7 @@ function seatItem(matchId: string, s: SeatEntry, host: string, refresh: () => Pr
   }
   if (person) {
     act('reissue', 'new link', async () => {
-      const reply = await api(`/api/matches/${encodeURIComponent(matchId)}/reissue`, { method: 'POST', host, body: { seat: s.seat, new_token: drawToken() } });
+      const reply = await api<ReissuedSeat>(`/api/matches/${encodeURIComponent(matchId)}/reissue`, { method: 'POST', host, body: { seat: s.seat, new_token: drawToken() } });
       issued.replaceChildren(copyField(`issued-${s.seat}`, `New link for ${s.seat} (its old link no longer works)`, seatLink(matchId, reply.token)));
     });
   }

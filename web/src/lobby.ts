@@ -5,7 +5,8 @@
 // the match from any browser.
 
 import { api, hostedMatch, hostKey, hostLink, rememberHostKey, rememberHosted } from './api';
-import { SeatEntry, seatWords } from './links';
+import type { CreatedMatch, GameData, MatchPage, MatchRow } from './contract';
+import { seatWords } from './links';
 import { html } from './svg';
 
 const SEATS = ['A1', 'B1', 'A2', 'B2', 'A3', 'B3'];
@@ -17,7 +18,7 @@ export function inviteLink(matchId: string, code: string): string {
 }
 
 export async function lobby(root: HTMLElement): Promise<void> {
-  const data = await api('/api/game-data');
+  const data = await api<GameData>('/api/game-data');
   root.replaceChildren(html('h1', {}, 'Frontier — Root 3x3 (Frontier Alliance Mode)'),
     html('p', { class: 'intro' }, 'Create a match below: tick the seats the server\'s bots should play; every other seat gets an invite link. Open a link yourself to play that seat, or send it to a friend. Any match in the list can be watched live or replayed.'));
   const form = html('form', { id: 'create', class: 'create' });
@@ -45,7 +46,7 @@ export async function lobby(root: HTMLElement): Promise<void> {
     const bots = [...form.querySelectorAll<HTMLInputElement>('input[name=bot]:checked')].map((b) => b.value);
     try {
       rememberHostKey(key.value);
-      const reply = await api('/api/matches', {
+      const reply = await api<CreatedMatch>('/api/matches', {
         method: 'POST',
         hostCall: true,
         body: { lineup: get('lineup'), max_rounds: Number(get('max_rounds')), decision_budget_ms: 1000 * Number(get('budget')), reserve_ms: 1000 * Number(get('reserve')), bots },
@@ -80,7 +81,7 @@ const STATUS: Record<string, string> = { MATCH_STATUS_IN_PROGRESS: 'in progress'
 async function listMatches(list: HTMLElement, pageToken = ''): Promise<void> {
   const status = (document.getElementById('status-filter') as HTMLSelectElement | null)?.value ?? '';
   const query = new URLSearchParams({ status, page_token: pageToken });
-  const { matches, next_page_token: next } = await api(`/api/matches?${query}`);
+  const { matches, next_page_token: next } = await api<MatchPage>(`/api/matches?${query}`);
   const table = html('table', { class: 'matches' }, html('tr', {}, ...['match', 'status', 'round', 'A', 'B', 'seats', ''].map((h) => html('th', {}, h))));
   for (const m of matches) {
     const status = m.winner ? `finished: ${m.winner === 'draw' ? 'a draw' : 'team ' + m.winner + ' won'}` : STATUS[m.status] ?? 'in progress';
@@ -102,9 +103,9 @@ async function listMatches(list: HTMLElement, pageToken = ''): Promise<void> {
 // Each seat as the orchestrator reports it; the host of the match (this browser created it
 // or opened its host link) also gets each open seat's invite link and the host's buttons: an
 // open seat or a person's to a bot, a bot playing for a person back to that person.
-function seatCell(m: any, hosted: ReturnType<typeof hostedMatch>, running: boolean, list: HTMLElement): HTMLElement {
+function seatCell(m: MatchRow, hosted: ReturnType<typeof hostedMatch>, running: boolean, list: HTMLElement): HTMLElement {
   const cell = html('td', { class: 'seats' });
-  for (const s of m.seats as SeatEntry[]) {
+  for (const s of m.seats) {
     const item = html('span', { class: `seat seat-${s.status}`, 'data-seat': s.seat, 'data-status': s.status }, `${s.seat} ${seatWords(s)}`);
     const path = `/api/matches/${m.match_id}/seats/${s.seat}`;
     const code = hosted?.invites[s.seat];

@@ -9,15 +9,14 @@ import { drawBoard } from './board';
 import { Legal } from './commands';
 import { Names } from './names';
 import { TurnSignal } from './notify';
+import type { CardData, CommandReply, Envelope, GameData, GameEvent, LegalReply, MatchInfoReply, TurnNotice, View, ViewReply, WatchedEvent } from './contract';
 import { applyEvent, Board, boardOfView, cloneBoard, factionName, seatName, suitName, teamName } from './model';
 import { handOf, scoreChart, seatBoards, scoreTrack, turnStrip } from './panels';
 import { html, svg } from './svg';
 import { textView } from './text';
 import { clearingsOf, inWords } from './words';
 
-interface Batch { version: number; events: any[] }
-
-const QUIET_MS = 10_000; // a live match this long without an event may have been abandoned
+interface Batch { version: number; events: Envelope[] }
 
 // A deep link's version: digits only, else refused (with the reason shown) and the page
 // opens live; one past the match's last version is refused once the view says how far it is.
@@ -42,21 +41,21 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
     root.replaceChildren(html('p', { class: 'error', role: 'alert' }, 'No seat token for this match: open the seat link you were given.'));
     return;
   }
-  const [data, infoReply] = await Promise.all([api('/api/game-data'), api(`/api/matches/${matchId}/info`, { token })]);
+  const [data, infoReply] = await Promise.all([api<GameData>('/api/game-data'), api<MatchInfoReply>(`/api/matches/${matchId}/info`, { token })]);
   const info = infoReply.info;
   const suits: Record<string, string> = {};
   for (const s of info.suits) suits[s.clearing] = suitName(s.suit);
   const factions: Record<string, string> = {};
   const teams: Record<string, string> = {};
   for (const s of info.seats) { factions[seatName(s.seat)] = factionName(s.faction); teams[seatName(s.seat)] = seatName(s.seat)[0]; }
-  for (const s of infoReply.initial_view.seats ?? []) teams[seatName(s.seat)] = teamName(s.team);
-  const cards: Record<string, any> = {};
+  for (const s of infoReply.initial_view.seats) teams[seatName(s.seat)] = teamName(s.team);
+  const cards: Record<string, CardData> = {};
   for (const c of data.cards) cards[c.id] = c;
   const names = new Names(data, factions);
   const me = playing ? seatName(infoReply.initial_view.viewer) : '';
   const initial = boardOfView(infoReply.initial_view);
   const batches: Batch[] = [];
-  let live: any = null;
+  let live: View | null = null;
   let legal: Legal[] = [];
   let legalVersion = -1;
   const asked = versionParam(params.get('version'));
@@ -82,8 +81,8 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
     const id = String(legalVersion);
     if (id === timedDecision) return;
     timedDecision = id;
-    api(`/api/matches/${matchId}/turn`, { token }).then((t) => {
-      deadline = t.deadline_unix_ms > 0 ? Date.now() + Number(t.deadline_unix_ms) - Number(t.server_time_unix_ms) : 0;
+    api<TurnNotice>(`/api/matches/${matchId}/turn`, { token }).then((t) => {
+      deadline = Number(t.deadline_unix_ms) > 0 ? Date.now() + Number(t.deadline_unix_ms) - Number(t.server_time_unix_ms) : 0;
     }).catch(() => { deadline = 0; });
   }
   const strip = html('div', { id: 'strip' });
@@ -93,7 +92,7 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
   const prompt = html('div', { id: 'prompt', class: 'prompt', 'aria-live': 'polite' });
   const errorBox = html('div', { id: 'error-box', class: 'error-box', role: 'alert' });
   const battleBox = html('div', { id: 'battle-box' });
-  const onMap = new Set<string>(data.clearings.map((c: any) => c.id));
+  const onMap = new Set<string>(data.clearings.map((c) => c.id));
   const actor = new Actor(names, onMap, (c) => { clearError(); void submit(c); });
   actor.redraw = () => drawMap();
   const signal = new TurnSignal();
@@ -177,7 +176,7 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
     const view = !replaying && live ? live : null;
     drawMap();
     // replaying: only what the events tell (round, scores, winner); the rest is the live view's
-    const shown = view ?? { round: board.round, score_a: board.scoreA, score_b: board.scoreB, winner: board.winner, version: board.version, seats: [], discard: [], deck_count: '—', phase: 'replay', step: `of version ${board.version}` };
+    const shown = view ?? { round: board.round, score_a: board.scoreA, score_b: board.scoreB, winner: board.winner, discard: [], deck_count: '—', phase: 'replay', step: `of version ${board.version}` };
     strip.replaceChildren(turnStrip({ ...shown, max_rounds: info.max_rounds }, Object.keys(factions), names));
     track.replaceChildren(scoreTrack(shown));
     boards.replaceChildren(view ? seatBoards(view, cards, names) : html('p', {}, 'Seat boards show in the live view.'));
@@ -217,13 +216,13 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
     if (submitting) return;
     submitting = true;
     try {
-      const reply = await api(`/api/matches/${matchId}/commands`, { method: 'POST', token, body: { legal_id: c.id, expected_version: legalVersion } });
-      for (const e of reply.events ?? []) ownEvents.set(Number(e.state_version), e);
-      for (const e of reply.events ?? []) relog(e);
+      const reply = await api<CommandReply>(`/api/matches/${matchId}/commands`, { method: 'POST', token, body: { legal_id: c.id, expected_version: legalVersion } });
+      for (const e of reply.events) ownEvents.set(Number(e.state_version), e);
+      for (const e of reply.events) relog(e);
       const view = reply.view;
       if (view && Number(view.version) >= Number(live?.version ?? -1)) live = view;
       if (view && String(view.version) === String(reply.version)) {
-        legal = reply.next_legal ?? [];
+        legal = reply.next_legal;
         legalVersion = Number(reply.version);
         render();
         choicesChanged();
@@ -247,12 +246,12 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
     try {
       do {
         again = false;
-        const v = (await api(`/api/matches/${matchId}/view`, { token })).view;
+        const v = (await api<ViewReply>(`/api/matches/${matchId}/view`, { token })).view;
         if (live && Number(v.version) < Number(live.version)) continue;
         live = v;
         if (playing && seatName(v.to_act) === me && !v.winner) {
-          const l = await api(`/api/matches/${matchId}/legal`, { token });
-          legal = l.commands ?? [];
+          const l = await api<LegalReply>(`/api/matches/${matchId}/legal`, { token });
+          legal = l.commands;
           legalVersion = Number(l.version);
         } else { legal = []; legalVersion = Number(v.version); }
         timeDecision();
@@ -268,17 +267,17 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
   }
 
   let round = initial.round;
-  const ownEvents = new Map<number, any>(); // this seat's own events (its draws shown), by version
+  const ownEvents = new Map<number, Envelope>(); // this seat's own events (its draws shown), by version
   const lines = new Map<number, { li: HTMLElement; round: number }>();
-  function lineText(e: any, r: number): string | null {
+  function lineText(e: GameEvent, r: number): string | null {
     const words = inWords(e, names);
     if (!words) return null;
     const who = e.seat ? (seatName(e.seat) === me ? `you, ${names.seat(e.seat)}` : names.seat(e.seat)) : 'table';
     return `R${r} · ${who} · ${words}`;
   }
-  function relog(env: any): void {
+  function relog(env: Envelope): void {
     const line = lines.get(Number(env.state_version));
-    const words = line ? lineText(env.event, line.round) : null;
+    const words = line && env.event ? lineText(env.event, line.round) : null;
     if (line && words) line.li.textContent = words;
   }
   function logLine(version: number, words: string, places: string[]): void {
@@ -289,11 +288,10 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
     log.prepend(li);
     lines.set(version, { li, round });
   }
-  function logEvent(msg: any): void {
-    const env = msg.envelope;
+  function logEvent(msg: WatchedEvent, env: Envelope): void {
     const v = Number(env.state_version);
-    const e = ownEvents.get(v)?.event ?? env.event;
-    if (e.kind === 'EVENT_KIND_ROUND_STARTED') round = e.count;
+    const e: GameEvent = ownEvents.get(v)?.event ?? env.event ?? {};
+    if (e.kind === 'EVENT_KIND_ROUND_STARTED') round = e.count ?? 0;
     const record = msg.decision;
     if (record?.answered_by === 'ANSWERED_BY_TIMEOUT' && e.seat) {
       const said = `${names.seat(e.seat)} ran out of time: the server played for them (strike ${record.strikes} of ${info.strike_limit}).`;
@@ -313,50 +311,31 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
     }
   }
 
-  // An abandoned match's event stream may stay open with nothing more to say: after a quiet
-  // spell (doubling while it lasts) the page asks whether the match was abandoned.
-  let quietTimer = 0;
-  let quietMs = QUIET_MS;
-  function heard(): void {
-    clearTimeout(quietTimer);
-    quietMs = QUIET_MS;
-    if (!over) quietTimer = window.setTimeout(() => void ended(false), quietMs);
-  }
-
-  async function ended(streamOver = true): Promise<void> {
+  // The server ends the event stream when the match ends, and says how: an abandoned match
+  // adds no event, so its end is the only word of it.  A stream that broke off for good
+  // (status '') leaves the page on its last view, read once more.
+  function ended(status: string): void {
     if (over) return;
-    // no winner and the stream ended or went quiet: was the match abandoned?
-    try {
-      const page = await api(`/api/matches?status=abandoned`);
-      if ((page.matches ?? []).some((m: any) => m.match_id === matchId)) {
-        over = true;
-        notify('The match was abandoned: it ended without a winner.', 'abandoned');
-        logLine(Number(live?.version ?? 0), `R${round} · table · the match was abandoned`, []);
-        legal = [];
-        lastLegal = null;
-        choicesChanged();
-        return;
-      }
-    } catch { /* the listing failed: the refresh below still shows the last view */ }
-    if (streamOver) refreshSoon();
-    else {
-      quietMs = Math.min(quietMs * 2, 8 * QUIET_MS);
-      quietTimer = window.setTimeout(() => void ended(false), quietMs);
-    }
+    if (status !== 'MATCH_STATUS_ABANDONED') { refreshSoon(); return; }
+    over = true;
+    notify('The match was abandoned: it ended without a winner.', 'abandoned');
+    logLine(Number(live?.version ?? 0), `R${round} · table · the match was abandoned`, []);
+    legal = [];
+    lastLegal = null;
+    choicesChanged();
   }
 
   follow(matchId, 0, (msg) => {
     const env = msg.envelope;
+    if (!env) return;
     const v = Number(env.state_version);
     const last = batches[batches.length - 1];
     if (last && last.version === v) last.events.push(env); else batches.push({ version: v, events: [env] });
-    logEvent(msg);
-    heard();
+    logEvent(msg, env);
     // this seat's own command already brought its view: only others' moves need a read
     if (!live || v > Number(live.version)) refreshSoon();
     else if (position !== null) render();
-  }, () => { void ended(); });
-  heard();
+  }, ended);
   await refresh();
 }
 

@@ -2,15 +2,22 @@
 // each seat's board, the viewer's hand, the score chart.
 
 import { factionLabel, TEAM_COLOUR } from './board';
+import type { CardData, View } from './contract';
 import { itemName, seatName, suitName, teamName } from './model';
 import { humane, Names } from './names';
 import { html, svg } from './svg';
 
 const TURN_ORDER = ['A1', 'B1', 'A2', 'B2', 'A3', 'B3'];
 
+// What the track and the strip read: a served view, or (replaying) what the events told, where
+// the deck's size is unknown ('—') and the round limit comes from the match's facts.
+export type TrackFacts = Pick<View, 'score_a' | 'score_b'> & Partial<Pick<View, 'seats'>>;
+export type StripFacts = Partial<Pick<View, 'round' | 'turn_seat' | 'to_act' | 'decision' | 'step' | 'phase' | 'discard' | 'winner'>>
+  & { deck_count?: number | string; max_rounds?: number };
+
 // Each team's track, 0 to 90, split by seat.  A seat below zero (points lost) takes no room on
 // the track: it is listed after it with its score, and the team total is shown as it is.
-export function scoreTrack(view: any): HTMLElement {
+export function scoreTrack(view: TrackFacts): HTMLElement {
   const box = html('div', { class: 'score-track', 'aria-label': 'score track 0 to 90' });
   for (const team of ['A', 'B']) {
     const total = Number(team === 'A' ? view.score_a : view.score_b) || 0;
@@ -30,9 +37,9 @@ export function scoreTrack(view: any): HTMLElement {
   return box;
 }
 
-export function turnStrip(view: any, lineupSeats: string[], names?: Names): HTMLElement {
+export function turnStrip(view: StripFacts, lineupSeats: string[], names?: Names): HTMLElement {
   const strip = html('div', { class: 'turn-strip' });
-  strip.append(html('span', { class: 'round' }, `Round ${view.round} of ${view.max_rounds ?? ''}`.replace(/ of $/, '')));
+  strip.append(html('span', { class: 'round' }, `Round ${view.round ?? 0} of ${view.max_rounds ?? ''}`.replace(/ of $/, '')));
   const turn = seatName(view.turn_seat);
   const acting = seatName(view.to_act);
   const decision = view.decision && seatName(view.decision.seat) ? view.decision : null;
@@ -52,33 +59,33 @@ export function turnStrip(view: any, lineupSeats: string[], names?: Names): HTML
   return strip;
 }
 
-export function seatBoards(view: any, cards: Record<string, any>, names?: Names): HTMLElement {
+export function seatBoards(view: View, cards: Record<string, CardData>, names?: Names): HTMLElement {
   const cardName = (c: string): string => cards[c]?.name ?? (names ? names.card(c) : c);
   const box = html('div', { class: 'seat-boards' });
-  for (const s of view.seats ?? []) {
+  for (const s of view.seats) {
     const seat = seatName(s.seat);
     const team = teamName(s.team);
     const card = html('div', { class: 'seat-board', style: `border-color:${TEAM_COLOUR[team]}`, 'data-seat': seat });
     card.append(html('h4', {}, `${seat} · ${factionLabel(s)} · ${s.vp} VP`));
     const lines: string[] = [`hand ${s.hand_count}`];
-    if ((s.crafted_items ?? []).length) lines.push(`crafted: ${s.crafted_items.map(itemName).join(', ')}`);
-    if ((s.play_area ?? []).length) lines.push(`in play: ${s.play_area.map(cardName).join(', ')}`);
-    const supply = (s.supply ?? []).map((p: any) => `${p.kind} ${p.count}`).join(', ');
+    if (s.crafted_items.length) lines.push(`crafted: ${s.crafted_items.map(itemName).join(', ')}`);
+    if (s.play_area.length) lines.push(`in play: ${s.play_area.map(cardName).join(', ')}`);
+    const supply = s.supply.map((p) => `${p.kind} ${p.count}`).join(', ');
     if (supply) lines.push(`supply: ${supply}`);
     if (s.eyrie) {
       lines.push(`leader: ${s.eyrie.leader || '—'}`);
-      for (const col of s.eyrie.decree ?? []) lines.push(`Decree ${col.column}: ${(col.cards ?? []).map(cardName).join(', ') || '—'}`);
+      for (const col of s.eyrie.decree) lines.push(`Decree ${col.column}: ${col.cards.map(cardName).join(', ') || '—'}`);
     }
     if (s.alliance) {
-      const sup = (s.alliance.supporters ?? []).length ? ` (${s.alliance.supporters.map(cardName).join(', ')})` : '';
+      const sup = s.alliance.supporters.length ? ` (${s.alliance.supporters.map(cardName).join(', ')})` : '';
       lines.push(`supporters ${s.alliance.supporters_count}${sup} · officers ${s.alliance.officers}`);
-      lines.push(`bases left: ${(s.alliance.bases_left ?? []).map(suitName).join(', ') || 'none'}`);
+      lines.push(`bases left: ${s.alliance.bases_left.map(suitName).join(', ') || 'none'}`);
     }
     if (s.vagabond) {
       const v = s.vagabond;
       lines.push(`at ${names ? names.place(v.location) : v.location} · items ${v.item_load}/${v.item_limit}`);
-      lines.push('items: ' + (v.items ?? []).map((i: any) => itemName(i.item) + (i.damaged ? ' (damaged)' : '') + (i.exhausted ? ' (exhausted)' : '')).join(', '));
-      lines.push('relationships: ' + (v.relationships ?? []).map((r: any) => `${seatName(r.seat)} ${r.level}`).join(', '));
+      lines.push('items: ' + v.items.map((i) => itemName(i.item) + (i.damaged ? ' (damaged)' : '') + (i.exhausted ? ' (exhausted)' : '')).join(', '));
+      lines.push('relationships: ' + v.relationships.map((r) => `${seatName(r.seat)} ${r.level}`).join(', '));
     }
     for (const l of lines) card.append(html('div', {}, l));
     box.append(card);
@@ -86,12 +93,12 @@ export function seatBoards(view: any, cards: Record<string, any>, names?: Names)
   return box;
 }
 
-export function handOf(view: any, cards: Record<string, any>): HTMLElement {
-  const me = (view.seats ?? []).find((s: any) => s.seat === view.viewer);
+export function handOf(view: View, cards: Record<string, CardData>): HTMLElement {
+  const me = view.seats.find((s) => s.seat === view.viewer);
   const box = html('div', { class: 'hand', id: 'hand' });
   if (!me) return box;
-  box.append(html('h3', {}, `Your hand (${(me.hand ?? []).length})`));
-  for (const id of me.hand ?? []) {
+  box.append(html('h3', {}, `Your hand (${me.hand.length})`));
+  for (const id of me.hand) {
     const c = cards[id];
     box.append(html('span', { class: `card suit-${suitName(c?.suit)}`, title: c?.text ?? '' }, `${c?.name ?? id} (${suitName(c?.suit)})`));
   }

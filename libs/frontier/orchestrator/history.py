@@ -125,8 +125,8 @@ async def watch(
     new watch is forwarded to the new owner)."""
     sent = max(from_version, 0)
 
-    def newer() -> bool:
-        return hosted.state.version > sent or draining() or moved()
+    def newer() -> bool:  # an abandoned match ends with no event: its end wakes us too
+        return hosted.state.version > sent or hosted.ended or draining() or moved()
 
     while True:
         version = hosted.state.version

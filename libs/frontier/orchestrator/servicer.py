@@ -10,6 +10,7 @@ from frontier.bots.standing import InvalidStandingAnswers, StandingPolicy, valid
 from frontier.engine import Seat
 from frontier.engine.model import Command
 from frontier.runtime.errors import GrpcContext, ServiceError, abort, about, grpc_errors
+from frontier.runtime.settings import MATCH_STATUS_TRAILER
 from frontier.store.seats import SEAT_BOT, SEAT_HELD, SEAT_OPEN
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 from frontier.wire.convert import (
@@ -333,15 +334,22 @@ class MatchServicer(SeatRpcs, match_pb2_grpc.MatchServiceServicer):
         try:
             require_match_id(request.match_id)
             try:
-                await self.core.get(request.match_id)
+                hosted = await self.core.get(request.match_id)
             except NotOwner as exc:
                 refuse_second_hop(context)
                 stub = self.peers.match_stub(exc.address)
+                call = stub.WatchEvents(request, metadata=((FORWARDED, "1"),))
                 try:
-                    async for reply in stub.WatchEvents(request, metadata=((FORWARDED, "1"),)):
+                    await call.initial_metadata()  # the owner let it in: so do we, at once
+                    await context.send_initial_metadata(())
+                    async for reply in call:
                         yield reply
+                    trailer = await call.trailing_metadata()
                 except grpc.aio.AioRpcError as failed:
                     raise peer_failure(failed) from None
+                context.set_trailing_metadata(
+                    tuple((k, v) for k, v in trailer or () if k == MATCH_STATUS_TRAILER)
+                )
                 return
 
             async def admitted() -> None:
@@ -356,6 +364,9 @@ class MatchServicer(SeatRpcs, match_pb2_grpc.MatchServiceServicer):
                 admitted,
             ):
                 yield reply
+            # the stream ends only with its match: say how (an abandoned one has no event)
+            status = "MATCH_STATUS_ABANDONED" if hosted.abandoned else "MATCH_STATUS_FINISHED"
+            context.set_trailing_metadata(((MATCH_STATUS_TRAILER, status),))
         except Exception as exc:
             await abort(context, exc)
 

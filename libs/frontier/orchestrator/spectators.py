@@ -199,8 +199,8 @@ async def spectate(
             sent = seq
     caught_up = False
 
-    def newer() -> bool:
-        return hosted.spectator_state().version > sent or draining() or moved()
+    def newer() -> bool:  # an abandoned match ends with no event: its end wakes us too
+        return hosted.spectator_state().version > sent or hosted.ended or draining() or moved()
 
     while True:
         version = hosted.spectator_state().version  # a delayed match's: as it stood then

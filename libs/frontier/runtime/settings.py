@@ -38,6 +38,12 @@ DEFAULT_PORTS: dict[str, int] = {
 HOST_KEY_METADATA = "x-frontier-host-key"
 
 
+# The trailing metadata of a WatchEvents stream that ended because its match did: the
+# match's MatchStatus name (MATCH_STATUS_FINISHED or MATCH_STATUS_ABANDONED).  An abandoned
+# match ends with no event, so a watcher learns how it ended from this, without asking again.
+MATCH_STATUS_TRAILER = "x-frontier-match-status"
+
+
 def host_key_metadata(key: str | None = None) -> tuple[tuple[str, str], ...]:
     """The metadata of a host call: ``key`` (default: FRONTIER_HOST_KEY), none without one.
     The clients that create matches send it; a server in ``local`` access mode ignores it."""

@@ -15,6 +15,10 @@ event.
   slow reader costs only itself, and the gateway holds at most a window per match however
   slow its readers are.
 * The orchestrator's stream ends when the last watcher of the match leaves.
+* When the match ends (played to its end, or abandoned, which adds no event) the
+  orchestrator's stream completes, naming the match's status in its trailing metadata; every
+  watcher then gets ``event: end`` with ``{"status": "MATCH_STATUS_..."}`` after the last
+  event, and its stream closes.  A page learns of an abandonment from it, without polling.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from typing import Any
 
 import grpc
 
+from frontier.runtime.settings import MATCH_STATUS_TRAILER
 from frontier.v1 import match_pb2
 from frontier.web.inputs import grpc_error, to_json
 
@@ -38,7 +43,6 @@ WINDOW = 1024  # encoded events kept per watched match (about 300 KB)
 # within a few milliseconds of each other, and each wake-up costs every watcher a write, so
 # they get them in one write (docs/performance.md)
 GATHER_S = 0.02
-END = b"event: end\ndata: {}\n\n"
 INTERNAL = b'event: error\ndata: {"error": "internal", "detail": "the event feed failed"}\n\n'
 
 log = logging.getLogger("frontier.web")
@@ -53,6 +57,20 @@ def message(response: match_pb2.WatchEventsResponse) -> bytes:
 def _failure(exc: grpc.aio.AioRpcError) -> bytes:
     detail = json.dumps(grpc_error(exc).body())
     return f"event: error\ndata: {detail}\n\n".encode()
+
+
+def end_message(status: str) -> bytes:
+    """The last server-sent event of a match that ended: how it ended (a MatchStatus name;
+    "" when the orchestrator did not say)."""
+    return f"event: end\ndata: {json.dumps({'status': status})}\n\n".encode()
+
+
+async def ended_status(call: Any) -> str:
+    """The MatchStatus name in a completed WatchEvents call's trailing metadata ("" if none)."""
+    for key, value in await call.trailing_metadata() or ():
+        if key == MATCH_STATUS_TRAILER:
+            return str(value)
+    return ""
 
 
 def _resume(version: int) -> bytes:
@@ -149,7 +167,7 @@ class Feeds:
                     feed.messages.popleft()
                     feed.first += 1
                 feed.wake_soon()
-            self._finish(feed, END)
+            self._finish(feed, end_message(await ended_status(feed.call)))
         except grpc.aio.AioRpcError as exc:
             feed.failed = exc
             self._finish(feed, _failure(exc))

@@ -13,9 +13,9 @@ from typing import cast
 import grpc
 import pytest
 
-from frontier.engine import initial_state, legal_commands, make_config, to_act
+from frontier.engine import Seat, initial_state, legal_commands, make_config, to_act
 from frontier.engine.decide import execute
-from frontier.orchestrator import spectators
+from frontier.orchestrator import history, spectators
 from frontier.orchestrator.hosted_match import HostedMatch
 from frontier.orchestrator.spectators import (
     Watchers,
@@ -171,3 +171,30 @@ async def test_caps_per_match_and_per_address_and_trusted_networks() -> None:
 def test_trusted_networks_name_addresses_and_networks() -> None:
     with pytest.raises(ValueError):
         trusted_networks("10.0.0.1, not-an-address")
+
+
+async def test_an_abandoned_match_ends_the_watches_waiting_on_it() -> None:
+    # an abandonment adds no event: its end alone must wake the waiting watches, which
+    # then complete after the events they had
+    match = LiveMatch()
+    for _ in range(3):
+        await match.commit()
+    watchers = Watchers()
+    with watchers.admit(match.hosted, "ipv4:10.0.0.1:1000", True) as feed:
+        assert feed is not None
+        spectator = _spectate(match, feed)
+        seat = history.watch(match.bus, match.hosted, Seat.A1, 0, lambda: False)
+        played = list(range(1, match.hosted.state.version + 1))
+        assert [r.envelope.seq for r in await _read(spectator, until=played[-1])] == played
+        assert [(await anext(seat))[0] for _ in played] == played
+        rest = asyncio.gather(_rest(spectator), _rest(seat))
+        for _ in range(10):  # both run on to where they wait for the match's next change
+            await asyncio.sleep(0)
+        assert not rest.done()
+        match.hosted.abandon(match.hosted.stream_seq + 1)
+        await match.hosted.tell_readers()
+        assert list(await rest) == [[], []]
+
+
+async def _rest(replies: AsyncIterator[object]) -> list[object]:
+    return [reply async for reply in replies]
