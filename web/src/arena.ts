@@ -25,6 +25,7 @@ const FACTIONS: Record<string, string> = {
 };
 const CHART_LINES = 8;  // the leaders drawn on the chart over time
 const REFRESH_MS = 15000;
+const COLUMNS = ['Rank', 'Bot', 'Rating: μ ± 2σ', 'Matches'];
 const root = document.getElementById('arena') as HTMLElement;
 const opened = new Set<string>();  // the bots whose rows are open, kept across refreshes
 
@@ -69,10 +70,10 @@ function entryRow(e: Entry, rank: number, board: Board, scale: [number, number])
   const row = html('tr', { class: 'entry', 'data-bot': e.bot_id, 'data-name': e.name },
     html('td', { class: 'rank' }, e.ranked ? String(rank) : '–'),
     html('th', { scope: 'row' }, toggle, e.builtin ? html('span', { class: 'builtin' }, ' built-in') : ''),
-    html('td', { class: 'rating' }, interval(e.rating)),
-    html('td', { class: 'bar' }, intervalBar(e.rating.mu - 2 * e.rating.sigma, e.rating.mu, e.rating.mu + 2 * e.rating.sigma, scale[0], scale[1], ratingWords(e))),
-    html('td', { class: 'matches' }, String(e.matches_played), e.ranked ? '' : html('span', { class: 'more' }, ` · ${more} more matches`)));
-  const panel = details(e, 5);
+    html('td', { class: 'bar' }, html('span', { class: 'rating' }, interval(e.rating)),
+      intervalBar(e.rating.mu - 2 * e.rating.sigma, e.rating.mu, e.rating.mu + 2 * e.rating.sigma, scale[0], scale[1], ratingWords(e))),
+    html('td', { class: 'matches' }, String(e.matches_played), e.ranked ? '' : html('span', { class: 'more' }, `${more} more matches`)));
+  const panel = details(e, COLUMNS.length);
   toggle.setAttribute('aria-controls', panel.id);
   toggle.addEventListener('click', () => {
     const open = panel.hidden;
@@ -89,12 +90,12 @@ function ranking(board: Board): HTMLElement {
   const scale: [number, number] = [Math.floor(Math.min(...lows)), Math.ceil(Math.max(...highs))];
   const table = html('table', { id: 'ranking', class: 'ranking' },
     html('caption', {}, `Ranked after ${board.ranked_after} rated matches; the bars share one scale, ${scale[0]} to ${scale[1]}: bars that overlap are ratings the arena cannot yet tell apart.`),
-    html('thead', {}, html('tr', {}, ...['Rank', 'Bot', 'Rating (μ ± 2σ)', 'Interval', 'Matches'].map((t) => html('th', { scope: 'col' }, t)))));
+    html('thead', {}, html('tr', {}, ...COLUMNS.map((t) => html('th', { scope: 'col' }, t)))));
   const body = html('tbody');
   const ranked = board.entries.filter((e) => e.ranked), unranked = board.entries.filter((e) => !e.ranked);
   ranked.forEach((e, i) => body.append(...entryRow(e, i + 1, board, scale)));
   if (unranked.length) {
-    body.append(html('tr', { class: 'unranked-head' }, html('th', { colspan: '5', scope: 'colgroup' }, `Not ranked yet: fewer than ${board.ranked_after} rated matches`)));
+    body.append(html('tr', { class: 'unranked-head' }, html('th', { colspan: String(COLUMNS.length), scope: 'colgroup' }, `Not ranked yet: fewer than ${board.ranked_after} rated matches`)));
     unranked.forEach((e) => body.append(...entryRow(e, 0, board, scale)));
   }
   table.append(body);
