@@ -29,6 +29,7 @@ from frontier.ops.stack import Stack, StackConfig, free_port
 from frontier.web.app import STATIC
 from tests.browser.gateway import AT_LEAST, PHONE
 from tests.browser.test_board import AXE, FITS, _axe
+from tests.browser.test_web_client import csp_refusals
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.timeout(400)]
 
@@ -150,6 +151,7 @@ def test_a_bot_author_finds_their_bot_and_its_replays_on_the_arena_page(
 
     phone = browser.new_context(**PHONE)
     page = phone.new_page()
+    refused = csp_refusals(page)
     page.goto(site.config.web_url)
     page.click("#arena-link")  # the lobby links the leaderboard
     page.wait_for_url("**/arena")
@@ -167,6 +169,7 @@ def test_a_bot_author_finds_their_bot_and_its_replays_on_the_arena_page(
     assert page.query_selector("tr.details:not([hidden]) figure.history svg.chart polyline")
     assert page.evaluate(FITS), "the opened row scrolls sideways on a phone"
     page.screenshot(path=str(output / "arena-phone.png"), full_page=True)
+    assert refused == [], "the page's policy refused some of it"
 
     newest = mine[0]["match_id"]
     listed = page.wait_for_selector(f"li.recent-match[data-match='{newest}']")
@@ -190,4 +193,16 @@ def test_axe_finds_no_serious_violation_on_the_arena_page(
     page.wait_for_selector("tr.details:not([hidden]) svg.chart")
     assert _axe(page) == [], "the arena page"
     page.screenshot(path=str(output / "arena-desktop.png"), full_page=True)
+    context.close()
+
+
+def test_a_server_without_an_arena_says_so_on_the_page(
+    web_stack: StackConfig, browser: Any
+) -> None:
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(f"{web_stack.web_url}arena")
+    alert = page.wait_for_selector("#arena .error[role=alert]")
+    assert alert.text_content() == "This server runs no arena."
+    assert page.query_selector("#arena a[href='/']")  # back to the lobby
     context.close()
