@@ -137,7 +137,8 @@ def apply_result(board: Board, result: MatchResult) -> Board | None:
     if result.match_id in board.applied:
         return None
     new = board.model_copy(deep=True)
-    new.counted += 1
+    # a board stored before it counted its matches starts from the ids it remembers
+    new.counted = max(new.counted, len(new.applied)) + 1
     counted = result.model_copy(deep=True, update={"sequence": new.counted, "after": {}})
     if counted.state == "rated":
         _rate(new, counted)

@@ -57,6 +57,10 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
         self.host_keys = host_keys  # None: local access, anyone registers
         self.ranked_after = ranked_after
         self.bots_per_key = bots_per_key  # 0: no limit
+        # the last answer and the board revision it was made of: the histories only ever gain
+        # points the board already holds, so one board revision has one answer, and a
+        # reader's refresh costs one read instead of one per entrant
+        self._leaderboard: tuple[int, arena_pb2.GetLeaderboardResponse] | None = None
 
     @grpc_errors
     async def RegisterBot(
@@ -198,8 +202,13 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
     async def GetLeaderboard(
         self, request: arena_pb2.GetLeaderboardRequest, context: GrpcContext
     ) -> arena_pb2.GetLeaderboardResponse:
-        board, _ = await self.store.board()
-        return leaderboard_message(board, self.ranked_after, await self.store.histories(board))
+        board, revision = await self.store.board()
+        cached = self._leaderboard
+        if cached is not None and cached[0] == revision:
+            return cached[1]
+        reply = leaderboard_message(board, self.ranked_after, await self.store.histories(board))
+        self._leaderboard = (revision, reply)
+        return reply
 
     @grpc_errors
     async def GetArenaStatus(

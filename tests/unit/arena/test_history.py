@@ -5,8 +5,11 @@ archive's."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from frontier.arena.lobby import Lobby
 from frontier.arena.ratings import (
     HISTORY_KEPT,
     Board,
@@ -17,10 +20,13 @@ from frontier.arena.ratings import (
     merge_points,
     points_of,
 )
-from frontier.arena.service import leaderboard_message
+from frontier.arena.runner import Arena, ArenaConfig
+from frontier.arena.service import ArenaServicer, leaderboard_message
 from frontier.arena.store import ArenaStore
+from frontier.v1 import arena_pb2
 
 from .memory_kv import MemoryKV
+from .test_service import Context
 
 NOW_S = 1_700_000_000.5
 
@@ -136,3 +142,39 @@ async def test_the_leaderboard_carries_each_entrants_history(store: ArenaStore):
     assert alpha.history[-1].ordinal == pytest.approx(alpha.rating.ordinal)
     assert [m.sequence for m in reply.recent_matches] == [2, 1]
     assert reply.recent_matches[0].finished_unix_ms == int(NOW_S * 1000)
+
+
+class CountingKV(MemoryKV):
+    """Counts the reads, to see what one GetLeaderboard costs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads = 0
+
+    async def get(self, key: str) -> Any:
+        self.reads += 1
+        return await super().get(key)
+
+
+async def test_one_board_revision_is_read_once_per_answer_and_a_new_result_shows():
+    kv = CountingKV()
+    store = ArenaStore(kv.as_bucket(), clock=lambda: NOW_S)
+    lobby = Lobby()
+    arena = Arena(ArenaConfig("127.0.0.1:1", "127.0.0.1:1"), store, lobby, stub=None)  # type: ignore[arg-type]
+    service = ArenaServicer(arena, store, lobby, None)
+    request, context = arena_pb2.GetLeaderboardRequest(), Context()
+    await store.record_result(duel("m1"))
+    first = await service.GetLeaderboard(request, context)  # type: ignore[arg-type]
+    kv.reads = 0
+    assert await service.GetLeaderboard(request, context) == first  # type: ignore[arg-type]
+    assert kv.reads == 1  # the board only: its histories are those of the last answer
+    await store.record_result(duel("m2", winner="B"))
+    later = await service.GetLeaderboard(request, context)  # type: ignore[arg-type]
+    alpha = next(e for e in later.entries if e.bot_id == "alpha")
+    assert [p.match_id for p in alpha.history] == ["m1", "m2"]
+
+
+def test_a_board_stored_before_counting_numbers_on_from_its_ids():
+    old = Board(applied=["m1", "m2", "m3"])
+    new = apply_result(old, duel("m4"))
+    assert new is not None and new.counted == 4 and new.recent[0].sequence == 4
