@@ -164,12 +164,12 @@ async def test_one_board_revision_is_read_once_per_answer_and_a_new_result_shows
     service = ArenaServicer(arena, store, lobby, None)
     request, context = arena_pb2.GetLeaderboardRequest(), Context()
     await store.record_result(duel("m1"))
-    first = await service.GetLeaderboard(request, context)  # type: ignore[arg-type]
+    first = await service.GetLeaderboard(request, context)
     kv.reads = 0
-    assert await service.GetLeaderboard(request, context) == first  # type: ignore[arg-type]
+    assert await service.GetLeaderboard(request, context) == first
     assert kv.reads == 1  # the board only: its histories are those of the last answer
     await store.record_result(duel("m2", winner="B"))
-    later = await service.GetLeaderboard(request, context)  # type: ignore[arg-type]
+    later = await service.GetLeaderboard(request, context)
     alpha = next(e for e in later.entries if e.bot_id == "alpha")
     assert [p.match_id for p in alpha.history] == ["m1", "m2"]
 
