@@ -165,11 +165,23 @@ function fail(message: string): void {
     html('p', { class: 'error', role: 'alert' }, message));
 }
 
+let shown = '';  // the board on show, to redraw only when it changed
+
+// A redraw replaces the rows: the keyboard's focus goes back to the same bot's button.
+function redraw(board: Board): void {
+  const text = JSON.stringify(board);
+  if (text === shown) return;
+  shown = text;
+  const focused = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('tr.entry')?.dataset.bot;
+  draw(board);
+  if (focused) root.querySelector<HTMLElement>(`tr.entry[data-bot="${CSS.escape(focused)}"] button.bot-name`)?.focus();
+}
+
 async function start(): Promise<void> {
-  draw(await load());
+  redraw(await load());
   openFromFragment();
   window.addEventListener('hashchange', openFromFragment);
-  setInterval(() => { if (!document.hidden) void load().then(draw).catch(() => undefined); }, REFRESH_MS);
+  setInterval(() => { if (!document.hidden) void load().then(redraw).catch(() => undefined); }, REFRESH_MS);
 }
 
 start().catch((e: Error) => fail(e.message));
