@@ -20,7 +20,8 @@ export function inviteLink(matchId: string, code: string): string {
 export async function lobby(root: HTMLElement): Promise<void> {
   const data = await api<GameData>('/api/game-data');
   root.replaceChildren(html('h1', {}, 'Frontier — Root 3x3 (Frontier Alliance Mode)'),
-    html('p', { class: 'intro' }, 'Create a match below: tick the seats the server\'s bots should play; every other seat gets an invite link. Open a link yourself to play that seat, or send it to a friend. Any match in the list can be watched live or replayed.'));
+    html('p', { class: 'intro' }, 'Create a match below: tick the seats the server\'s bots should play; every other seat gets an invite link. Open a link yourself to play that seat, or send it to a friend. Any match in the list can be watched live or replayed.'),
+    html('p', { class: 'arena-link' }, html('a', { href: '/arena', id: 'arena-link' }, 'Arena leaderboard'), ': bots ranked by their rated matches, and those matches\' replays.'));
   const form = html('form', { id: 'create', class: 'create' });
   form.append(html('h2', {}, 'Create a match'));
   form.append(html('label', {}, 'Lineup ', html('input', { name: 'lineup', id: 'lineup', size: '50', placeholder: data.lineup?.default_lineup ?? '' })));

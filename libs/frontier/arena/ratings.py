@@ -7,6 +7,12 @@ itself carries the ids of the matches it counts (the latest :data:`APPLIED_KEPT`
 arena stores the rating and the "rated" mark in one write and a match is never rated twice,
 whatever crashes between watching its end and storing the board (see store.py).
 
+Rating over time: the board numbers the matches it counts (``Board.counted``) and each
+recent match keeps every rated entrant's overall rating just after it (``MatchResult.after``).
+From those, :func:`points_of` reads an entrant's latest :class:`RatingPoint`; the store
+archives them per entrant (the latest :data:`HISTORY_KEPT`), merged by match id with
+:func:`merge_points`, so writing a point twice keeps one.
+
 Ratings are openskill's Plackett-Luce model, team-aware: a match is two teams of three
 ranked by the result (a draw ranks them equal).  A filler seat (the server's bot, no
 entrant) plays with a fresh rating that is never stored.  A bot that left a match before
@@ -23,6 +29,7 @@ from pydantic import BaseModel, Field
 APPLIED_KEPT = 2000  # match ids the board remembers as rated (far more than ever in flight)
 RECENT_KEPT = 50  # finished matches the leaderboard lists
 RANKED_AFTER = 10  # rated matches before an entrant is ranked (the default)
+HISTORY_KEPT = 200  # rating points kept per entrant (its latest rated matches)
 
 _MODEL = PlackettLuce()
 
@@ -75,14 +82,33 @@ class MatchResult(BaseModel):
     winner: str = ""
     score_a: int = 0
     score_b: int = 0
+    finished_unix_ms: int = 0  # when the arena counted it (0 while playing)
+    sequence: int = 0  # its number among the matches the board counted (0 while playing)
+    after: dict[str, Skill] = Field(default_factory=dict)  # bot id -> rating after it
+
+
+class RatingPoint(BaseModel):
+    """An entrant's overall rating just after one rated match."""
+
+    sequence: int
+    match_id: str
+    finished_unix_ms: int = 0
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
 
 
 class Board(BaseModel):
-    """Every entrant's standing, the recent matches (newest first) and the rated ids."""
+    """Every entrant's standing, the recent matches (newest first), the rated ids and how
+    many matches it counted."""
 
     entrants: dict[str, EntrantRecord] = Field(default_factory=dict)
     recent: list[MatchResult] = Field(default_factory=list)
     applied: list[str] = Field(default_factory=list)
+    counted: int = 0
 
     def ranked(self, ranked_after: int = RANKED_AFTER) -> list[EntrantRecord]:
         """The entrants in board order: ranked ones first, each group by conservative
@@ -111,13 +137,41 @@ def apply_result(board: Board, result: MatchResult) -> Board | None:
     if result.match_id in board.applied:
         return None
     new = board.model_copy(deep=True)
-    if result.state == "rated":
-        _rate(new, result)
-    elif result.state != "void":
+    # a board stored before it counted its matches starts from the ids it remembers
+    new.counted = max(new.counted, len(new.applied)) + 1
+    counted = result.model_copy(deep=True, update={"sequence": new.counted, "after": {}})
+    if counted.state == "rated":
+        _rate(new, counted)
+    elif counted.state != "void":
         raise ValueError(f"only a rated or void match goes on the board, not {result.state!r}")
     new.applied = [*new.applied, result.match_id][-APPLIED_KEPT:]
-    new.recent = [result, *new.recent][:RECENT_KEPT]
+    new.recent = [counted, *new.recent][:RECENT_KEPT]
     return new
+
+
+def points_of(board: Board, bot_id: str) -> list[RatingPoint]:
+    """``bot_id``'s rating points of the board's recent matches, oldest first."""
+    return [
+        RatingPoint(
+            sequence=m.sequence,
+            match_id=m.match_id,
+            finished_unix_ms=m.finished_unix_ms,
+            mu=m.after[bot_id].mu,
+            sigma=m.after[bot_id].sigma,
+        )
+        for m in reversed(board.recent)
+        if bot_id in m.after
+    ]
+
+
+def merge_points(
+    kept: list[RatingPoint], new: list[RatingPoint], limit: int = HISTORY_KEPT
+) -> list[RatingPoint]:
+    """``kept`` and ``new`` as one history: one point per match (the newer list's), in the
+    board's order, the latest ``limit``."""
+    by_match = {p.match_id: p for p in kept}
+    by_match.update((p.match_id, p) for p in new)
+    return sorted(by_match.values(), key=lambda p: p.sequence)[-limit:]
 
 
 def _rate(board: Board, result: MatchResult) -> None:
@@ -140,6 +194,7 @@ def _rate(board: Board, result: MatchResult) -> None:
     for seat in rated:
         entrant = board.entrants[seat.bot_id]
         entrant.skill = overall[seat.bot_id]
+        result.after[seat.bot_id] = overall[seat.bot_id]
         entrant.factions[seat.faction] = per_faction[seat.bot_id]
         entrant.played += 1
         entrant.left += int(seat.left)

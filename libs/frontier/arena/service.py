@@ -24,7 +24,7 @@ from frontier.v1 import arena_pb2, arena_pb2_grpc, types_pb2
 from frontier.wire.convert import enum_to_proto
 
 from .lobby import Lobby, Presence
-from .ratings import RANKED_AFTER, Board, EntrantRecord, MatchResult, Skill
+from .ratings import RANKED_AFTER, Board, EntrantRecord, MatchResult, RatingPoint, Skill
 from .registry import BotRecord, new_bot
 from .runner import Arena
 from .store import ArenaStore
@@ -57,6 +57,10 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
         self.host_keys = host_keys  # None: local access, anyone registers
         self.ranked_after = ranked_after
         self.bots_per_key = bots_per_key  # 0: no limit
+        # the last answer and the board revision it was made of: the histories only ever gain
+        # points the board already holds, so one board revision has one answer, and a
+        # reader's refresh costs one read instead of one per entrant
+        self._leaderboard: tuple[int, arena_pb2.GetLeaderboardResponse] | None = None
 
     @grpc_errors
     async def RegisterBot(
@@ -198,8 +202,13 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
     async def GetLeaderboard(
         self, request: arena_pb2.GetLeaderboardRequest, context: GrpcContext
     ) -> arena_pb2.GetLeaderboardResponse:
-        board, _ = await self.store.board()
-        return leaderboard_message(board, self.ranked_after)
+        board, revision = await self.store.board()
+        cached = self._leaderboard
+        if cached is not None and cached[0] == revision:
+            return cached[1]
+        reply = leaderboard_message(board, self.ranked_after, await self.store.histories(board))
+        self._leaderboard = (revision, reply)
+        return reply
 
     @grpc_errors
     async def GetArenaStatus(
@@ -221,7 +230,20 @@ def skill_message(skill: Skill) -> arena_pb2.SkillRating:
     )
 
 
-def entry_message(entrant: EntrantRecord, ranked_after: int) -> arena_pb2.LeaderboardEntry:
+def point_message(point: RatingPoint) -> arena_pb2.RatingPoint:
+    return arena_pb2.RatingPoint(
+        sequence=point.sequence,
+        match_id=point.match_id,
+        finished_unix_ms=point.finished_unix_ms,
+        mu=point.mu,
+        sigma=point.sigma,
+        ordinal=point.ordinal,
+    )
+
+
+def entry_message(
+    entrant: EntrantRecord, ranked_after: int, history: list[RatingPoint] | None = None
+) -> arena_pb2.LeaderboardEntry:
     return arena_pb2.LeaderboardEntry(
         bot_id=entrant.bot_id,
         name=entrant.name,
@@ -234,6 +256,7 @@ def entry_message(entrant: EntrantRecord, ranked_after: int) -> arena_pb2.Leader
         ],
         matches_left=entrant.left,
         builtin=entrant.builtin,
+        history=[point_message(p) for p in history or ()],
     )
 
 
@@ -255,12 +278,20 @@ def match_message(match: MatchResult) -> arena_pb2.ArenaMatch:
         winner=match.winner,
         score_a=match.score_a,
         score_b=match.score_b,
+        finished_unix_ms=match.finished_unix_ms,
+        sequence=match.sequence,
     )
 
 
-def leaderboard_message(board: Board, ranked_after: int) -> arena_pb2.GetLeaderboardResponse:
+def leaderboard_message(
+    board: Board, ranked_after: int, histories: dict[str, list[RatingPoint]] | None = None
+) -> arena_pb2.GetLeaderboardResponse:
+    """The board as GetLeaderboard answers it; ``histories`` each entrant's rating points."""
+    found = histories or {}
     return arena_pb2.GetLeaderboardResponse(
-        entries=[entry_message(e, ranked_after) for e in board.ranked(ranked_after)],
+        entries=[
+            entry_message(e, ranked_after, found.get(e.bot_id)) for e in board.ranked(ranked_after)
+        ],
         recent_matches=[match_message(m) for m in board.recent],
         ranked_after=ranked_after,
     )

@@ -26,8 +26,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from frontier.runtime.tls import aio_channel
-from frontier.v1 import match_pb2_grpc
+from frontier.v1 import arena_pb2_grpc, match_pb2_grpc
 from frontier.web.api import Api, Handler
+from frontier.web.arena_routes import ArenaRoutes
 from frontier.web.inputs import HttpError, redacted_query, refuse_tokens_in_url
 from frontier.web.protect import Gatekeeper, Protection, SecurityHeaders
 from frontier.web.watchers import Watchers
@@ -110,13 +111,16 @@ def create_app(
     host_key: str = "",
     stubs: tuple[Any, Any] | None = None,
     protection: Protection | None = None,
+    arena_url: str = "",
+    arena_stub: Any = None,
 ) -> Starlette:
     """The app; ``bot_kind`` is the orchestrator's built-in bot that plays the lobby's bot
     seats; ``host_key`` the key sent on host calls when the browser sends none; ``stubs`` =
     (MatchService stub, Health stub) replaces the channel to
     ``orchestrator_url`` (the unit tests' doubles); ``protection`` the limits (default:
-    those of a gateway on loopback)."""
-    state: dict[str, Any] = {}  # "api" and "health", set when the app starts
+    those of a gateway on loopback); ``arena_url`` the ArenaService the leaderboard is read
+    from ("": none), replaced by ``arena_stub`` along with ``stubs``."""
+    state: dict[str, Any] = {}  # "api", "health" and "arena", set when the app starts
     limits = protection or Protection()
     watchers = Watchers(limits.sse_per_match, limits.sse_per_address)
 
@@ -125,16 +129,22 @@ def create_app(
         if stubs is not None:
             match, state["health"] = stubs
             state["api"] = Api(match, bot_kind, timeout_s, watchers, host_key)
+            state["arena"] = ArenaRoutes(arena_stub, timeout_s)
             yield
             return
         channel = aio_channel(orchestrator_url)  # TLS when the environment says so
         stub = match_pb2_grpc.MatchServiceStub(channel)
         state["api"] = Api(stub, bot_kind, timeout_s, watchers, host_key)
         state["health"] = health_pb2_grpc.HealthStub(channel)
+        arena_channel = aio_channel(arena_url) if arena_url else None
+        arena = None if arena_channel is None else arena_pb2_grpc.ArenaServiceStub(arena_channel)
+        state["arena"] = ArenaRoutes(arena, timeout_s)
         try:
             yield
         finally:
             await channel.close()
+            if arena_channel is not None:
+                await arena_channel.close()
 
     app = Starlette(
         routes=_routes(state),
@@ -174,8 +184,14 @@ def _routes(state: dict[str, Any]) -> list[Route | Mount]:
         body = {"status": "ok" if serving else "orchestrator unavailable"}
         return JSONResponse(body, 200 if serving else 503)
 
+    async def arena_leaderboard(request: Request) -> Response:
+        routes: ArenaRoutes = state["arena"]
+        return await routes.leaderboard(request)
+
     return [
         *(Route(path, _page) for path in PAGES),
+        Route("/arena", _arena_page),
+        Route("/api/arena/leaderboard", _guard(arena_leaderboard), methods=["GET"]),
         Route("/healthz", health),
         Route("/favicon.ico", _favicon),
         *(Route(path, route(name), methods=list(verbs)) for path, name, verbs in API_ROUTES),
@@ -185,6 +201,11 @@ def _routes(state: dict[str, Any]) -> list[Route | Mount]:
 
 async def _page(request: Request) -> Response:
     return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+
+async def _arena_page(request: Request) -> Response:
+    """The leaderboard's page: a page of its own with its own script (arena.js)."""
+    return FileResponse(STATIC / "arena.html", headers={"Cache-Control": "no-store"})
 
 
 async def _favicon(request: Request) -> Response:

@@ -59,6 +59,7 @@ def app_from_settings() -> ASGIApp:
         timeout_s=settings.call_timeout_s,
         host_key=settings.web_host_key,
         protection=Protection.from_settings(settings),
+        arena_url=settings.arena_url,
     )
 
 

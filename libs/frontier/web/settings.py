@@ -20,6 +20,11 @@ class WebSettings(ServiceSettings):
     orchestrator_url: str = Field(
         default="127.0.0.1:50051", description="the orchestrator's public gRPC address"
     )
+    arena_url: str = Field(
+        default="",
+        description="the arena's gRPC address (HOST:PORT) the /arena page's leaderboard is "
+        "read from; empty: the server runs no arena",
+    )
     web_bot_kind: str = Field(
         default="greedy",
         description="the orchestrator's built-in bot for seats the lobby marks bot",
