@@ -3,6 +3,8 @@
 //
 //   FRONTIER_BOT_TOKEN=... node bot.js --url HOST:PORT --match ID --seat A1 [--seed N]
 //               [--policy random|planner] [--token-file PATH]
+//   FRONTIER_BOT_KEY=... node bot.js --arena HOST:PORT [--capacity N] [--seats N]
+//               [--policy random|planner] [--seed N] [--key-file PATH]
 //
 // It loads proto/frontier/v1/bot.proto and match.proto at run time with @grpc/proto-loader
 // (no generated code), opens one BotService.Play stream for its seat, says Hello, and
@@ -18,6 +20,9 @@
 // command line is readable by every user of the machine, so it comes from FRONTIER_BOT_TOKEN
 // (or its older name FRONTIER_SEAT_TOKEN) or a file (--token-file); --token still works but
 // warns on stderr.
+//
+// With --arena it enters the arena instead (arena.js): ArenaService.Enter with its bot key,
+// and every seat the arena assigns is played as above, several at once (--capacity).
 'use strict';
 
 const fs = require('fs');
@@ -85,7 +90,8 @@ function generator(seed) {
 }
 
 function loadPackage() {
-  const definition = protoLoader.loadSync(['frontier/v1/bot.proto', 'frontier/v1/match.proto'], {
+  const files = ['frontier/v1/bot.proto', 'frontier/v1/match.proto', 'frontier/v1/arena.proto'];
+  const definition = protoLoader.loadSync(files, {
     includeDirs: [PROTO_ROOT],
     keepCase: true,
     longs: String,
@@ -236,18 +242,16 @@ function playOnce(client, args, policy, stats) {
   });
 }
 
-async function main() {
-  const args = parseArgs(process.argv.slice(2));
-  const v1 = loadPackage();
-  const random = generator(Number.parseInt(args.seed, 10) || 0);
-  const policy =
-    args.policy === 'planner'
-      ? makePlanner(await fetchGameData(v1, args.url), random)
-      : randomPolicy(random);
-  const client = new v1.BotService(args.url, grpc.credentials.createInsecure());
-  const stats = {
-    seat: args.seat,
-    policy: args.policy,
+// The policy a seat is played with: a seeded random choice, or the planner over the game
+// data of the orchestrator at `url`.
+async function makePolicy(v1, url, name, random) {
+  return name === 'planner' ? makePlanner(await fetchGameData(v1, url), random) : randomPolicy(random);
+}
+
+function newStats(seat, policy) {
+  return {
+    seat,
+    policy,
     winner: '',
     score_a: 0,
     score_b: 0,
@@ -261,16 +265,55 @@ async function main() {
     // legal commands seen, by verb; how many surely scored, how many cost cards
     facts: { verbs: {}, scoring: 0, costing_cards: 0 },
   };
-  for (;;) {
-    const outcome = await playOnce(client, args, policy, stats);
-    if (outcome === 'over') break;
-    stats.reconnects += 1;
-    if (stats.reconnects > MAX_RECONNECTS) throw new Error('gave up: the stream kept breaking');
-    await new Promise((r) => setTimeout(r, Math.min(200 * 2 ** (stats.reconnects - 1), 5000)));
+}
+
+// Play one seat to the end of its match: {url, match, seat, token, policy: name} and the
+// policy function; resolves with the seat's stats, rejects on a status a reconnect cannot fix.
+async function playSeat(v1, seatArgs, policy) {
+  const client = new v1.BotService(seatArgs.url, grpc.credentials.createInsecure());
+  const stats = newStats(seatArgs.seat, seatArgs.policy);
+  try {
+    for (;;) {
+      const outcome = await playOnce(client, seatArgs, policy, stats);
+      if (outcome === 'over') break;
+      stats.reconnects += 1;
+      if (stats.reconnects > MAX_RECONNECTS) throw new Error('gave up: the stream kept breaking');
+      await new Promise((r) => setTimeout(r, Math.min(200 * 2 ** (stats.reconnects - 1), 5000)));
+    }
+  } finally {
+    client.close();
   }
-  client.close();
+  return stats;
+}
+
+async function main() {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--arena')) {
+    await require('./arena').main(argv);
+    return;
+  }
+  const args = parseArgs(argv);
+  const v1 = loadPackage();
+  const random = generator(Number.parseInt(args.seed, 10) || 0);
+  const policy = await makePolicy(v1, args.url, args.policy, random);
+  const stats = await playSeat(v1, args, policy);
   process.stdout.write(`${JSON.stringify(stats)}\n`);
 }
+
+// Exported before main runs: arena.js, loaded by main, uses them.
+module.exports = {
+  errorDetails,
+  loadErrorTypes,
+  loadPackage,
+  generator,
+  fetchGameData,
+  randomPolicy,
+  makePolicy,
+  playSeat,
+  StatusError,
+  RECONNECTABLE,
+  MAX_RECONNECTS,
+};
 
 if (require.main === module) {
   main().then(
@@ -282,5 +325,3 @@ if (require.main === module) {
     },
   );
 }
-
-module.exports = { errorDetails, loadErrorTypes };

@@ -52,6 +52,7 @@ BRIDGE_PORTS = {
     "nats": 4222,
     "nats-http": 8222,
     "web": 8080,
+    "arena": 50057,
 }
 HOSTNET_PORTS = {
     "orchestrator-1": 15051,
@@ -65,6 +66,7 @@ HOSTNET_PORTS = {
     "scoring": 15055,
     "turn-order": 15056,
     "web": 18080,
+    "arena": 15057,
 }
 
 

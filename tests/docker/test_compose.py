@@ -1,6 +1,6 @@
 """The compose stack (docker-compose.yml) as a client sees it: matches through either
-orchestrator, a container killed mid-match, the bots, the traces, the web gateway on its
-published port."""
+orchestrator, a container killed mid-match, the bots, the traces, the web gateway and the
+arena on their published ports."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ import threading
 import time
 import urllib.request
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import grpc
 import pytest
 
 from frontier.play.load import ROUND_ROBIN
-from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
+from frontier.v1 import arena_pb2, arena_pb2_grpc, match_pb2, match_pb2_grpc, types_pb2
 from tests.integration.client import Match
 from tests.integration.stream_check import check_stream
 
@@ -158,7 +158,8 @@ def test_the_bots_play_matches_and_every_service_is_healthy(compose_stack: Compo
             break
         assert time.monotonic() < deadline, (health, {b: len(m) for b, m in finished.items()})
         time.sleep(2)
-    assert len(health) == 12, health  # NATS, the collector, 7 servers, 2 bots, the web gateway
+    # NATS, the collector, 7 servers, 2 bots, the arena, the web gateway
+    assert len(health) == 13, health
     for matches in finished.values():
         assert all(m["winner"] in {"A", "B", "draw"} and m["commands"] > 0 for m in matches)
 
@@ -214,3 +215,30 @@ def test_the_web_gateway_is_published_and_its_lobby_seats_are_the_orchestrators(
     ]
     statuses = {s["seat"]: s["status"] for s in listed[0]["seats"]}
     assert statuses == {"A1": "claimed", **dict.fromkeys(bots, "bot")}
+
+
+def test_the_arena_is_published_and_welcomes_a_registered_bot(
+    compose_stack: ComposeStack,
+) -> None:
+    """Registered (the stack's access is local) and entered through the published port: the
+    arena welcomes the bot and lists it as present until its stream closes."""
+    with grpc.insecure_channel(compose_stack.address("arena")) as channel:
+        stub = arena_pb2_grpc.ArenaServiceStub(channel)
+        name = f"compose-{uuid.uuid4().hex[:8]}"
+        bot = stub.RegisterBot(arena_pb2.RegisterBotRequest(name=name), timeout=30)
+        leave = threading.Event()
+
+        def requests() -> Iterator[arena_pb2.EnterRequest]:
+            hello = arena_pb2.EnterHello(bot_key=bot.bot_key, capacity=1)
+            yield arena_pb2.EnterRequest(hello=hello)
+            leave.wait(60)
+
+        stream = stub.Enter(requests(), timeout=90)
+        try:
+            welcome = next(stream).welcome
+            assert (welcome.bot_id, welcome.name) == (bot.bot_id, name)
+            status = stub.GetArenaStatus(arena_pb2.GetArenaStatusRequest(), timeout=30)
+            assert bot.bot_id in {b.bot_id for b in status.bots}
+        finally:
+            leave.set()
+            stream.cancel()

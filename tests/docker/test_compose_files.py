@@ -39,14 +39,14 @@ def test_the_host_network_override_covers_every_service_with_its_own_port() -> N
     base = _services((ROOT / "docker-compose.yml").read_text())
     override = _services((ROOT / "deploy/docker-compose.hostnet.yml").read_text() + "\n")
     assert set(base) == set(override)
-    assert len(base) == 12  # with the web gateway
+    assert len(base) == 13  # with the web gateway and the arena
     for name, block in override.items():
         assert "network_mode: host" in block, name
     every = "".join(override.values())
     ports = [int(p) for p in re.findall(r'FRONTIER_(?:WEB_)?PORT: "(\d+)"', every)]
     nats = re.findall(r'NATS(?:_HTTP)?_PORT: "(\d+)"', override["nats"])
     ports += [int(p) for p in nats]
-    assert len(ports) == len(set(ports)) == 11  # 8 services, the gateway, NATS and monitoring
+    assert len(ports) == len(set(ports)) == 12  # 9 services, the gateway, NATS and monitoring
     assert sorted(ports) == sorted(HOSTNET_PORTS.values())
 
 
@@ -70,6 +70,7 @@ NATS_USERS = {
     "turn-order",
     "orchestrator-1",
     "orchestrator-2",
+    "arena",
 }
 
 
@@ -131,8 +132,8 @@ def test_with_host_networking_every_process_has_its_own_metrics_port() -> None:
         for name, spec in override.items()
         if name not in ("nats", "bot-1", "bot-2", "web")  # the web gateway serves no metrics
     }
-    assert len(ports) == 8
-    assert len(set(ports.values())) == 8
+    assert len(ports) == 9
+    assert len(set(ports.values())) == 9
     assert not set(ports.values()) & set(HOSTNET_PORTS.values())
 
 
@@ -176,7 +177,7 @@ def test_every_published_port_is_bound_to_loopback_by_default(path: str) -> None
             for key in ("FRONTIER_HOST", "NATS_HOST"):
                 assert env.get(key, "127.0.0.1") in LOOPBACK, (path, name, key)
     if path == "docker-compose.yml":
-        assert published == 5  # two orchestrators, the gateway, NATS and its monitoring
+        assert published == 6  # two orchestrators, the arena, the gateway, NATS, monitoring
 
 
 @pytest.mark.parametrize(

@@ -15,21 +15,22 @@ from pydantic import Field
 
 from frontier.runtime.bus import Bus
 from frontier.runtime.server import configure_logging, run_service, serve
-from frontier.runtime.settings import ServiceSettings
+from frontier.runtime.settings import DEFAULT_METRICS_PORTS, DEFAULT_PORTS, ServiceSettings
 from frontier.runtime.telemetry import setup_tracing
 from frontier.runtime.tls import aio_channel
 from frontier.store.host_keys import HostKeyStore
 from frontier.v1 import arena_pb2, arena_pb2_grpc, match_pb2_grpc
 
 from .lobby import Lobby
+from .metrics import watch_arena
 from .ratings import RANKED_AFTER
 from .runner import Arena, ArenaConfig
 from .service import BOTS_PER_KEY, ArenaServicer
 from .store import ArenaStore
 
 NAME = "arena"
-DEFAULT_PORT = 50057
-DEFAULT_METRICS_PORT = 9158
+DEFAULT_PORT = DEFAULT_PORTS[NAME]
+DEFAULT_METRICS_PORT = DEFAULT_METRICS_PORTS[NAME]
 
 
 class ArenaSettings(ServiceSettings):
@@ -104,6 +105,7 @@ async def run(
     channel = aio_channel(settings.orchestrator_url)
     arena = Arena(settings.arena_config(), store, lobby, match_pb2_grpc.MatchServiceStub(channel))
     await arena.resume()
+    unwatch = watch_arena(arena, lobby)
     servicer = ArenaServicer(
         arena, store, lobby, host_keys, settings.arena_ranked_after, settings.arena_bots_per_key
     )
@@ -111,6 +113,7 @@ async def run(
     loop_task = asyncio.create_task(arena.run(stopping), name="arena-loop")
 
     async def on_stop() -> None:
+        unwatch()
         lobby.changed.set()
         loop_task.cancel()
         await asyncio.gather(loop_task, return_exceptions=True)

@@ -29,6 +29,7 @@ from frontier.runtime.settings import host_key_metadata
 from frontier.v1 import arena_pb2, match_pb2, match_pb2_grpc, types_pb2
 from frontier.wire.convert import enum_from_proto, enum_to_proto
 
+from . import metrics
 from .lobby import Lobby
 from .ratings import Board, MatchResult, SeatResult
 from .scheduler import FILLER_BOT, Entrant, MatchPlan, builtin_entrant, plan_match
@@ -133,6 +134,7 @@ class Arena:
             return False
         self.index += 1
         record = result_of(created.match_id, plan)
+        metrics.match_started()
         await self.store.put_match(record)
         self._count(record)
         tokens = {enum_from_proto(Seat, t.seat): t.token for t in created.seats}
@@ -248,7 +250,9 @@ class Arena:
                 log.exception("recording %s failed; again", record.match_id)
                 await asyncio.sleep(self.config.retry_s)
         log.info("match %s %s (%s)", record.match_id, record.state, record.winner or "-")
-        if not counted:
+        if counted:
+            metrics.match_ended(record)
+        else:
             log.info("match %s was on the board already", record.match_id)
         self.in_play.pop(record.match_id, None)
         for seat in record.seats:

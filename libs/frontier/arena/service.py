@@ -23,6 +23,7 @@ from frontier.store.host_keys import HostKeyStore
 from frontier.v1 import arena_pb2, arena_pb2_grpc, types_pb2
 from frontier.wire.convert import enum_to_proto
 
+from . import metrics
 from .lobby import Lobby, Presence
 from .ratings import RANKED_AFTER, Board, EntrantRecord, MatchResult, RatingPoint, Skill
 from .registry import BotRecord, new_bot
@@ -107,13 +108,18 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
     async def Enter(
         self, requests: AsyncIterator[arena_pb2.EnterRequest], context: GrpcContext
     ) -> AsyncIterator[arena_pb2.EnterResponse]:
-        try:
-            bot, capacity = await self._hello(requests)
-        except Exception as exc:
-            await abort(context, exc)
+        with metrics.enter_stream("hello"):
+            try:
+                bot, capacity = await self._hello(requests)
+            except Exception as exc:
+                metrics.entered(welcomed=False)
+                await abort(context, exc)
+        metrics.entered(welcomed=True)
         presence = self.lobby.enter(bot.bot_id, bot.name, capacity, self.arena.playing(bot.bot_id))
         log.info("bot %s (%s) entered, %d seats", bot.bot_id, bot.name, capacity)
         reader = asyncio.create_task(self._read(requests, presence))
+        open_streams = metrics.ENTER_STREAMS.labels("entered")
+        open_streams.inc()
         try:
             yield arena_pb2.EnterResponse(
                 welcome=arena_pb2.EnterWelcome(bot_id=bot.bot_id, name=bot.name)
@@ -127,6 +133,7 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
                 except TimeoutError:
                     yield arena_pb2.EnterResponse(heartbeat=arena_pb2.ArenaHeartbeat())
         finally:
+            open_streams.dec()
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await reader

@@ -45,6 +45,12 @@ def add_stack_commands(commands: Any) -> None:
     up.add_argument(
         "--web-port", type=int, default=8080, help="the browser gateway's port (default 8080)"
     )
+    up.add_argument(
+        "--arena",
+        action="store_true",
+        help="also run the bot arena, on the port after the domain services' (default 50057); "
+        "its FRONTIER_ARENA_* settings come from the environment",
+    )
     up.set_defaults(run=_up)
 
     play = actions.add_parser(
@@ -91,7 +97,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def _up(args: argparse.Namespace) -> int:
-    names = ("orchestrator", *DOMAINS)
+    names = ("orchestrator", *DOMAINS, *(("arena",) if args.arena else ()))
     config = StackConfig(
         workdir=args.workdir or DEFAULT_WORKDIR,
         nats_port=args.nats_port,
@@ -100,6 +106,7 @@ def _up(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         web_port=args.web_port,
         access=args.access,
+        arena=args.arena,
     )
     with Stack(config) as stack:
         print(f"NATS          {config.nats_url}  (JetStream store {config.workdir}/jetstream)")

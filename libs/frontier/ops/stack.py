@@ -1,5 +1,5 @@
 """Run the whole server on one machine: nats-server (JetStream) plus every service process,
-and optionally the browser gateway (``web_port``).
+and optionally the browser gateway (``web_port``) and the bot arena (``arena``).
 
 Used by ``frontier stack up``, ``make run``, the stack benchmark and the integration tests,
 so all of them start the system the same way: real processes on loopback ports, logs to
@@ -119,6 +119,7 @@ class StackConfig:
             "crafting": 50054,
             "scoring": 50055,
             "turn_order": 50056,
+            "arena": 50057,
         }
     )
     sync: str = "always"  # JetStream sync_interval ("always" or a duration such as "2m")
@@ -135,11 +136,15 @@ class StackConfig:
     web_env: dict[str, str] = field(default_factory=dict)  # e.g. FRONTIER_WEB_BOT_KIND
     # Prometheus /metrics port per process; a process not listed uses its service's default
     metrics_ports: dict[str, int] = field(default_factory=dict)
+    # the bot arena (services.arena) on ports["arena"], creating its matches on the first
+    # orchestrator under the stack's access mode; arena_env sets its FRONTIER_ARENA_* options
+    arena: bool = False
+    arena_env: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def ephemeral(cls, workdir: Path, orchestrators: int = 1, **kwargs: Any) -> StackConfig:
         """Free loopback ports for everything (tests, benchmarks)."""
-        names = (*orchestrator_names(orchestrators), *DOMAINS)
+        names = (*orchestrator_names(orchestrators), *DOMAINS, "arena")
         ports = {name: free_port() for name in names}
         metrics = {name: free_port() for name in names}
         base = cls(
@@ -217,6 +222,9 @@ class Stack:
                 self.start_service(name)
             for name in (*DOMAINS, *self.config.orchestrator_names):
                 self.wait_serving(name, timeout)
+            if self.config.arena:
+                self.start_service("arena")
+                self.wait_serving("arena", timeout)
             if self.config.web_port:
                 self.start_web(timeout)
         except BaseException:
@@ -257,7 +265,12 @@ class Stack:
             env["FRONTIER_ACCESS"] = cfg.access
             for domain in DOMAINS:
                 env[f"FRONTIER_{domain.upper()}_URL"] = cfg.address(domain)
+        if name == "arena":
+            env["FRONTIER_ORCHESTRATOR_URL"] = cfg.address(cfg.orchestrator_names[0])
+            env["FRONTIER_ACCESS"] = cfg.access
         env.update(cfg.extra_env)
+        if name == "arena":
+            env.update(cfg.arena_env)
         return env
 
     def start_web(self, timeout: float = 30.0) -> None:
@@ -356,13 +369,14 @@ class Stack:
         self.wait_serving(name, timeout)
 
     def stop(self, grace: float = 10.0) -> None:
-        """SIGTERM in three waves: the orchestrator, then the domain services together,
-        then nats-server.  NATS goes last because a service drains its NATS connection on
-        the way out; with the server already gone it would hang until SIGKILL."""
+        """SIGTERM in waves: the gateway and the arena (clients of the orchestrators), the
+        orchestrators, then the domain services together, then nats-server.  NATS goes last
+        because a service drains its NATS connection on the way out; with the server already
+        gone it would hang until SIGKILL."""
         orchestrators = [name for name in self.procs if name.startswith("orchestrator")]
-        known = {"nats", "web", *DOMAINS, *orchestrators}
+        known = {"nats", "web", "arena", *DOMAINS, *orchestrators}
         others = [name for name in self.procs if name not in known]
-        for wave in (["web"], orchestrators, [*DOMAINS, *others], ["nats"]):
+        for wave in (["web", "arena"], orchestrators, [*DOMAINS, *others], ["nats"]):
             for name in wave:
                 proc = self.procs.get(name)
                 if proc is not None and proc.poll() is None:

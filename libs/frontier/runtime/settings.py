@@ -22,6 +22,7 @@ DEFAULT_METRICS_PORTS: dict[str, int] = {
     "scoring": 9155,
     "turn_order": 9156,
     "otel_collector": 9157,
+    "arena": 9158,
 }
 
 DEFAULT_PORTS: dict[str, int] = {
@@ -31,6 +32,7 @@ DEFAULT_PORTS: dict[str, int] = {
     "crafting": 50054,
     "scoring": 50055,
     "turn_order": 50056,
+    "arena": 50057,
 }
 
 

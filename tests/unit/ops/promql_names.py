@@ -11,7 +11,9 @@ import re
 
 from prometheus_client import REGISTRY
 
-import frontier.runtime.metrics  # noqa: F401  (registers every Frontier metric)
+# importing them registers every Frontier metric: the services' and the arena's
+import frontier.arena.metrics
+import frontier.runtime.metrics  # noqa: F401
 
 # What each kind of family exposes (prometheus-client's names; ``_created`` for all but gauges)
 SUFFIXES = {
@@ -41,7 +43,8 @@ KEYWORDS = {
 
 def defined_series() -> set[str]:
     """Every series name the processes' registry can expose: the Frontier metrics of
-    ``frontier.runtime.metrics`` and prometheus-client's process and GC collectors."""
+    ``frontier.runtime.metrics``, the arena's (``frontier.arena.metrics``) and
+    prometheus-client's process and GC collectors."""
     names: set[str] = set()
     for family in REGISTRY.collect():
         names.update(family.name + suffix for suffix in SUFFIXES[family.type])

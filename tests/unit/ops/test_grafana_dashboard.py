@@ -35,6 +35,8 @@ TOPICS = {
     "domain call latency": "frontier_rpc_duration_seconds_bucket",
     "CPU": "process_cpu_seconds_total",
     "memory": "process_resident_memory_bytes",
+    "arena matches": "frontier_arena_matches_ended_total",
+    "arena bots": "frontier_arena_bots_present",
 }
 
 

@@ -17,6 +17,7 @@ import kubernetes_validate
 import pytest
 import yaml
 
+from frontier.arena.main import ArenaSettings
 from frontier.runtime.settings import DEFAULT_PORTS, OrchestratorSettings
 from frontier.web.app import PAGES, create_app
 from frontier.web.settings import DEFAULT_WEB_PORT, WebSettings
@@ -127,8 +128,8 @@ def test_nats_is_a_three_node_jetstream_cluster_and_the_services_use_replicas_3(
 
 def test_each_service_runs_its_module_on_its_default_port_with_grpc_probes() -> None:
     workloads = _workloads()
-    assert set(workloads) == {"nats", "orchestrator", "web", *DOMAINS}
-    for name in ["orchestrator", *DOMAINS]:
+    assert set(workloads) == {"nats", "orchestrator", "web", "arena", *DOMAINS}
+    for name in ["orchestrator", "arena", *DOMAINS]:
         container = _container(workloads[name])
         module = name.replace("-", "_")
         assert container["command"] == ["python", "-m", f"services.{module}"]
@@ -144,7 +145,11 @@ def test_each_service_runs_its_module_on_its_default_port_with_grpc_probes() -> 
 
 
 def test_the_environment_holds_only_settings_the_processes_read() -> None:
-    fields = {*OrchestratorSettings.model_fields, *WebSettings.model_fields}
+    fields = {
+        *OrchestratorSettings.model_fields,
+        *WebSettings.model_fields,
+        *ArenaSettings.model_fields,
+    }
     known = {f"FRONTIER_{field.upper()}" for field in fields}
     for name, workload in _workloads().items():
         if name == "nats":
@@ -196,6 +201,26 @@ def test_every_workload_has_a_disruption_budget_and_services_select_their_pods()
         assert len(matched) == 1, name
         named_ports = {p["name"] for p in _container(matched[0])["ports"]}
         assert {p["targetPort"] for p in service["spec"]["ports"]} <= named_ports, name
+
+
+def test_the_arena_is_one_replica_on_the_orchestrators_with_its_key_from_a_secret() -> None:
+    """One arena per server (it alone seats bots), never two during a rollout; it creates
+    its matches through the orchestrators' Service, with a host key kept in a Secret."""
+    arena = _by_kind("Deployment")["arena"]
+    assert arena["spec"]["replicas"] == 1
+    assert arena["spec"]["strategy"]["type"] == "Recreate"
+    container = _container(arena)
+    env = _env(container)
+    ArenaSettings.model_validate(  # the environment is one the arena starts with
+        {k.removeprefix("FRONTIER_").lower(): v for k, v in env.items()}
+    )
+    port = DEFAULT_PORTS["orchestrator"]
+    assert env["FRONTIER_ORCHESTRATOR_URL"] == f"dns:///orchestrator:{port}"
+    assert env["FRONTIER_ACCESS"] == "keys"
+    (key,) = (e for e in container["env"] if e["name"] == "FRONTIER_ARENA_HOST_KEY")
+    assert key["valueFrom"]["secretKeyRef"]["key"] == "host-key"
+    service = _by_kind("Service")["arena"]["spec"]
+    assert [p["port"] for p in service["ports"]] == [DEFAULT_PORTS["arena"]]
 
 
 def _gateway_paths() -> set[str]:
