@@ -187,9 +187,10 @@ class ArenaBot {
     );
     const done = playing.then(() => {
       this.seats.delete(assignment.match_id);
-      this.send({ seat_done: { match_id: assignment.match_id } });
       this.played += 1;
       if (this.options.seats && this.played >= this.options.seats) this.leaving = true;
+      // leaving: the arena assigns this bot no more seats (none would be played)
+      this.send({ seat_done: { match_id: assignment.match_id, leaving: this.leaving } });
       if (this.leaving && this.seats.size === 0) this.close();
     });
     this.seats.set(assignment.match_id, done);

@@ -59,29 +59,19 @@ def site(browser_ready: None, tmp_path_factory: pytest.TempPathFactory) -> Itera
             pytest.fail(f"FRONTIER_REQUIRE_BROWSER=1 but {reason}")
         pytest.skip(reason)
     workdir = tmp_path_factory.mktemp("arena-site")
-    arena_port = free_port()
-    arena = f"127.0.0.1:{arena_port}"
     config = StackConfig.ephemeral(
-        workdir, web_port=free_port(), web_env={"FRONTIER_ARENA_URL": arena}
-    )
-    with Stack(config) as stack:
-        config.ports["arena"] = arena_port
-        env = {
-            **os.environ,
-            "FRONTIER_HOST": config.host,
-            "FRONTIER_PORT": str(arena_port),
-            "FRONTIER_METRICS_PORT": "0",
-            "FRONTIER_NATS_URL": config.nats_url,
-            "FRONTIER_ORCHESTRATOR_URL": config.address("orchestrator"),
-            "FRONTIER_ACCESS": "local",
-            "FRONTIER_LOG_LEVEL": "INFO",
+        workdir,
+        web_port=free_port(),
+        arena=True,
+        arena_env={
             "FRONTIER_ARENA_BUILTINS": "random,greedy",
             "FRONTIER_ARENA_MAX_ROUNDS": "1",
             "FRONTIER_ARENA_SEED": "11",
-        }
-        stack._spawn("arena", [sys.executable, "-m", "services.arena"], env)
-        stack.wait_serving("arena")
-        yield ArenaSite(config, arena, workdir)
+        },
+        log_level="INFO",
+    )
+    with Stack(config):
+        yield ArenaSite(config, config.address("arena"), workdir)
 
 
 def wait_for(what: str, check: Callable[[], bool]) -> None:

@@ -28,10 +28,11 @@ class Presence:
     outbox: deque[arena_pb2.EnterResponse] = field(default_factory=deque)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
+    leaving: bool = False  # the bot said it takes no more seats
 
     @property
     def free(self) -> int:
-        return max(0, self.capacity - len(self.seats))
+        return 0 if self.leaving else max(0, self.capacity - len(self.seats))
 
     def push(self, message: arena_pb2.EnterResponse) -> None:
         self.outbox.append(message)

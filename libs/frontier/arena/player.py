@@ -42,6 +42,7 @@ from frontier.wire.convert import enum_from_proto
 
 log = logging.getLogger("frontier.arena.player")
 LEFT_EXIT = 3  # the exit status of a player that left on purpose (--leave-after-decisions)
+CLOSE_WAIT_S = 5.0  # how long a leaving player waits for the arena to end its stream
 
 
 @dataclass
@@ -149,6 +150,9 @@ class Player:
         done = asyncio.create_task(self.finished.wait())
         try:
             await asyncio.wait({reader, done}, return_when=asyncio.FIRST_COMPLETED)
+            if done.done():  # leaving: half-close, so the arena reads the last SeatDone first
+                outgoing.put_nowait(None)
+                await asyncio.wait({reader}, timeout=CLOSE_WAIT_S)
         finally:
             outgoing.put_nowait(None)
             done.cancel()
@@ -170,10 +174,11 @@ class Player:
             log.info("match %s seat %s: winner %s", assignment.match_id, seat, result.winner)
         except Exception:
             log.exception("seat %s of %s failed", seat, assignment.match_id)
-        done = arena_pb2.SeatDone(match_id=assignment.match_id)
-        self.outgoing.put_nowait(arena_pb2.EnterRequest(seat_done=done))
         self.played += 1
-        if self.options.seats and self.played >= self.options.seats:
+        leaving = bool(self.options.seats) and self.played >= self.options.seats
+        done = arena_pb2.SeatDone(match_id=assignment.match_id, leaving=leaving)
+        self.outgoing.put_nowait(arena_pb2.EnterRequest(seat_done=done))
+        if leaving:
             self.finished.set()
 
 

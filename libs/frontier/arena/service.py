@@ -196,6 +196,8 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
                 if which == "heartbeat":
                     presence.push(arena_pb2.EnterResponse(heartbeat=arena_pb2.ArenaHeartbeat()))
                 elif which == "seat_done":
+                    if request.seat_done.leaving:
+                        presence.leaving = True
                     self.lobby.release(presence.bot_id, request.seat_done.match_id)
                 # a later EnterHello or an empty message: ignored
         except asyncio.CancelledError:

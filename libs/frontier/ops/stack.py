@@ -285,7 +285,7 @@ class Stack:
                 "FRONTIER_LOG_LEVEL": cfg.log_level,
             }
         )
-        if "arena" in cfg.ports:  # the /arena page reads the arena's leaderboard
+        if cfg.arena:  # the /arena page reads the arena's leaderboard
             env["FRONTIER_ARENA_URL"] = cfg.address("arena")
         env.update(cfg.web_env)
         self._spawn("web", [sys.executable, "-m", "services.web"], env)

@@ -167,3 +167,22 @@ async def test_a_host_key_registers_up_to_its_bots_quota(arena_kv: MemoryKV, key
     assert arena_kv.values == before
     _, other = await keys.create("another", Quotas())  # another key is not affected
     await service.RegisterBot(arena_pb2.RegisterBotRequest(name="three"), Context(other))
+
+
+async def test_a_seat_done_that_says_leaving_gets_the_bot_no_more_seats(arena_kv: MemoryKV):
+    """A bot on its way out says so with its last SeatDone: the arena seats it nowhere
+    again, though its stream is still open and its capacity would allow it."""
+    service = servicer(arena_kv, None)
+    presence = service.lobby.enter("bot-1", "alpha", capacity=2)
+    for match_id in ("m1", "m2"):
+        service.lobby.assign("bot-1", arena_pb2.SeatAssignment(match_id=match_id))
+
+    async def requests(*done: arena_pb2.SeatDone) -> AsyncIterator[arena_pb2.EnterRequest]:
+        for message in done:
+            yield arena_pb2.EnterRequest(seat_done=message)
+
+    await service._read(requests(arena_pb2.SeatDone(match_id="m1")), presence)
+    assert presence.free == 1  # a plain SeatDone frees its seat
+    await service._read(requests(arena_pb2.SeatDone(match_id="m2", leaving=True)), presence)
+    assert presence.seats == set() and presence.free == 0
+    assert service.lobby.free_entrants() == []
