@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +14,8 @@ from frontier.ops.stack import Stack, StackConfig
 from frontier.v1 import match_pb2_grpc
 
 from .test_jetstream_startup import Nats
+
+NODE_BOT = Path(__file__).resolve().parents[2] / "bots" / "node"
 
 
 @pytest.fixture(scope="session")
@@ -45,3 +49,21 @@ def jetstream_server(tmp_path: Path) -> Iterator[Nats]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def node() -> str:
+    """The `node` binary, with bots/node's dependencies installed; skips without Node.js."""
+    found = shutil.which("node")
+    if found is None:
+        pytest.skip("node is not installed: the Node.js bot cannot run here")
+    if not (NODE_BOT / "node_modules" / "@grpc" / "grpc-js").is_dir():
+        if shutil.which("npm") is None:
+            pytest.skip("npm is not installed: cannot install bots/node's dependencies")
+        subprocess.run(
+            ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+            cwd=NODE_BOT,
+            check=True,
+            timeout=300,
+        )
+    return found

@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import grpc
 import pytest
@@ -28,29 +26,13 @@ from prometheus_client.parser import text_string_to_metric_families
 from frontier.ops.stack import Stack, StackConfig
 from frontier.v1 import arena_pb2, arena_pb2_grpc, types_pb2
 
+from .conftest import NODE_BOT
+
 pytestmark = pytest.mark.integration
 
-NODE_BOT = Path(__file__).resolve().parents[2] / "bots" / "node"
 GUARD_S = 240.0  # a hung arena fails the test instead of hanging the suite
 SEATS_EACH = 2
 BUILTINS = ("random", "greedy", "search")
-
-
-@pytest.fixture(scope="module")
-def node() -> str:
-    found = shutil.which("node")
-    if found is None:
-        pytest.skip("node is not installed: the Node.js bot cannot enter the arena here")
-    if not (NODE_BOT / "node_modules" / "@grpc" / "grpc-js").is_dir():
-        if shutil.which("npm") is None:
-            pytest.skip("npm is not installed: cannot install bots/node's dependencies")
-        subprocess.run(
-            ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-            cwd=NODE_BOT,
-            check=True,
-            timeout=300,
-        )
-    return found
 
 
 @pytest.fixture(scope="module")

@@ -10,10 +10,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
@@ -23,28 +21,10 @@ from frontier.ops.stack import Stack
 from frontier.v1 import command_facts_pb2, match_pb2, match_pb2_grpc
 
 from .bot_helpers import MIRROR, create, replay
+from .conftest import NODE_BOT
 from .stream_check import stored_batches
 
 pytestmark = pytest.mark.integration
-
-NODE_BOT = Path(__file__).resolve().parents[2] / "bots" / "node"
-
-
-@pytest.fixture(scope="module")
-def node() -> str:
-    found = shutil.which("node")
-    if found is None:
-        pytest.skip("node is not installed: the Node.js bot cannot run here")
-    if not (NODE_BOT / "node_modules" / "@grpc" / "grpc-js").is_dir():
-        if shutil.which("npm") is None:
-            pytest.skip("npm is not installed: cannot install bots/node's dependencies")
-        subprocess.run(
-            ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-            cwd=NODE_BOT,
-            check=True,
-            timeout=300,
-        )
-    return found
 
 
 def _node_bot(
