@@ -41,6 +41,8 @@ class SeatPlayer:
     trail: list[str] = field(default_factory=list)  # what was clicked, in order
     battles: int = 0  # looks that found a battle panel
     prompts: list[str] = field(default_factory=list)  # the decisions' prompts read
+    ended_by_key: int = 0  # steps or turns ended by the keyboard's E or T
+    ids_seen: list[str] = field(default_factory=list)  # ids found in the acting panel's text
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -96,6 +98,7 @@ class SeatPlayer:
         with contextlib.suppress(PlaywrightError):
             said = self.page.inner_text("#prompt")
             assert said and not RAW_ID.findall(said), said
+            self.ids_seen += RAW_ID.findall(self.page.inner_text("#act"))
             if self.page.query_selector("#act .act-answers"):
                 assert not said.startswith("Your turn"), said
                 self.prompts.append(said)
@@ -122,9 +125,13 @@ class SeatPlayer:
         if target is None:
             return False
         try:
-            what = target.get_attribute("data-clearing") or target.inner_text()
-            self.trail.append(str(what)[:30])
-            target.click(timeout=2000)
+            if isinstance(target, str):  # a keyboard shortcut: one press, counted as a click
+                self.trail.append(f"key {target}")
+                self.page.keyboard.press(target)
+            else:
+                what = target.get_attribute("data-clearing") or target.inner_text()
+                self.trail.append(str(what)[:30])
+                target.click(timeout=2000)
         except PlaywrightError:
             return False  # redrawn between look and click: look again
         self.current.clicks += 1
@@ -148,11 +155,15 @@ class SeatPlayer:
         targets = self.page.query_selector_all("#board g.clearing:has(rect.target)")
         # the whole turn ends at once only after the map actions: else step by step
         done = self.used_map >= self.map_moves_per_turn
-        end = (done and q("#act #end-turn")) or q("#act button.end")
+        whole = done and q("#act #end-turn")
+        end = whole or q("#act button.end")
         if targets and (self.used_map < self.map_moves_per_turn or not end):
             self.used_map += 1
             return self.rng.choice(targets)
-        return end or q("#act button.cmd") or q("#act button.group")
+        if end:  # the step's or the turn's end by its shortcut, as a player at a keyboard
+            self.ended_by_key += 1
+            return "t" if whole else "e"
+        return q("#act button.cmd") or q("#act button.group")
 
     def _close_stretch(self) -> None:
         if self.current is not None and (self.current.clicks or self.current.commands):
@@ -176,6 +187,7 @@ class SeatPlayer:
             f" {len(self.command_bytes)} commands in all; a command's reply: median {per} bytes"
             f" as sent ({statistics.median(self.command_raw or [0])} as JSON); reads of others'"
             f" moves per own command {reads:.0f} bytes as sent; longest list"
-            f" {self.longest_list}; battle panels seen {self.battles}; stretches (clicks,"
+            f" {self.longest_list}; battle panels seen {self.battles}; steps or turns ended by"
+            f" key {self.ended_by_key}; stretches (clicks,"
             f" commands): {[(s.clicks, s.commands) for s in self.stretches]}"
         )

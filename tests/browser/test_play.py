@@ -8,6 +8,7 @@ bundle is minified and served compressed."""
 from __future__ import annotations
 
 import gzip
+import statistics
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -74,6 +75,10 @@ def test_two_people_and_four_bots_play_a_match_by_clicks(
         assert not RAW_ID.findall(log), f"ids in {seat}'s log: {RAW_ID.findall(log)[:5]}"
         assert page.query_selector(".notice.winner"), "the winner is told"
         assert refused[seat] == []
+        # the text view names clearings, seats and pieces: no id, in play or at the end
+        board_text = page.text_content("#text-view") or ""
+        assert "Paths to" in board_text and "(Marquise)" in board_text, board_text[:300]
+        assert not RAW_ID.findall(board_text), f"ids in the text view: {RAW_ID.findall(board_text)}"
         print(players[seat].summary(seat))
         print(f"{seat}'s decisions: {sorted(set(players[seat].prompts))[:4]}")
     shoot(pages[first], output, "2-over")
@@ -88,6 +93,18 @@ def test_two_people_and_four_bots_play_a_match_by_clicks(
     for player in players.values():
         assert player.command_bytes, "the seat played"
         assert any(s.commands for s in player.stretches)
+        assert not player.ids_seen, f"ids on the seat's page: {player.ids_seen[:5]}"
+    # the people's own turns: clicks against commands (a move is one click once its source is
+    # chosen, a clearing with one command or a repeated one is one tap, E and T end by key)
+    own = [s for seat in people for s in players[seat].stretches if s.commands]
+    clicks, commands = sum(s.clicks for s in own), sum(s.commands for s in own)
+    print(
+        f"people's own turns: median {statistics.median(s.clicks for s in own)} clicks for"
+        f" {statistics.median(s.commands for s in own)} commands; {clicks} clicks for"
+        f" {commands} commands ({clicks / commands:.2f} a command)"
+    )
+    assert clicks <= 1.5 * commands, (clicks, commands)
+    assert any(players[seat].ended_by_key for seat in people), "E and T end steps and turns"
     for page in pages.values():
         page.context.close()
 

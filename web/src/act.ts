@@ -1,9 +1,13 @@
 // The acting panel of a seat's page: choices from the map (a clearing's menu; a move as
-// source -> destination, moving all that may go unless fewer were set), a decision's answers
-// by the prompt, the rest grouped by verb.  It draws from the arrangement of commands.ts; the page gives it each new legal
-// list once, and it tells the page which command the player chose.
+// source -> destination, moving all that may go unless the count stepper says fewer; a
+// clearing with a single command plays it on one tap; the last clearing command can be
+// repeated in another clearing with one tap), a decision's answers by the prompt, the rest
+// grouped by verb, and keyboard shortcuts for the step's end.  It draws from the arrangement
+// of commands.ts; the page gives it each new legal list once, and it tells the page which
+// command the player chose.
 
-import { arrange, Arranged, Choice, CHOICES_MAX, choicesOf, isMove, Legal, movesFrom, page, reachable, VERBS } from './commands';
+import { againKey, arrange, Arranged, Choice, choicesOf, isMove, Legal, movesFrom, page, reachable, repeatable, VERBS } from './commands';
+import { shortcutOf } from './keys';
 import { humane, Names } from './names';
 import { html } from './svg';
 
@@ -15,7 +19,13 @@ export class Actor {
   private opened = new Map<string, Legal[]>(); // a list's opened group, by the list's key
   private pages = new Map<string, number>();
 
-  constructor(private readonly names: Names, private readonly onMap: Set<string>, private readonly choose: (c: Legal) => void) {}
+  private again: { key: string; what: string } | null = null; // the clearing command a tap repeats
+  private againAt = new Map<string, Legal>(); // where it may be repeated now
+  private done = ''; // what the player's last choice played, in words
+
+  constructor(private readonly names: Names, private readonly onMap: Set<string>, private readonly choose: (c: Legal) => void) {
+    document.addEventListener('keydown', (e) => this.onKey(e));
+  }
 
   // A new legal list (once per command): the selection stays where it still offers something.
   // `turn` names the turn it belongs to (round and seat): while the player ends that turn
@@ -29,7 +39,9 @@ export class Actor {
     if (!this.selected || !movesFrom(this.here(), this.selected).has(this.dest)) this.dest = '';
     this.root.dataset.commands = String(legal.length);
     this.root.dataset.reachable = String(reachable(this.arranged));
+    if (turn !== this.turn) this.again = null;
     this.turn = turn;
+    this.findAgain();
     if (this.endingTurn && this.endingTurn === turn && !this.arranged.answers.length && this.arranged.ends.length) {
       this.render();
       this.hold(true);
@@ -50,12 +62,24 @@ export class Actor {
   private turn = '';
   private endingTurn = '';
 
-  // Whether the step is only "where?": every command is one per clearing, none elsewhere (a
-  // setup placement), so a click on a clearing plays its command at once.
-  private onlyWhere(): boolean {
-    const a = this.arranged;
-    if (a.answers.length || a.ends.length || a.byVerb.size) return false;
-    return [...a.byClearing.values()].every((cmds) => cmds.length === 1 && !isMove(cmds[0]));
+  // The one command a tap on a clearing plays at once: its only command (a move excepted,
+  // which still needs its destination), else the repeated command while the repeat is on.
+  private oneTap(id: string): Legal | null {
+    const here = this.arranged.byClearing.get(id) ?? [];
+    if (here.length === 1 && !isMove(here[0])) return here[0];
+    return this.againAt.get(id) ?? null;
+  }
+
+  // Where the last clearing command may be played again (one of its kind, with its piece);
+  // nothing while a decision waits for an answer.
+  private findAgain(): void {
+    this.againAt.clear();
+    if (!this.again || this.arranged.answers.length) { this.again = null; return; }
+    for (const [id, cmds] of this.arranged.byClearing) {
+      const same = cmds.filter((c) => againKey(c) === this.again?.key);
+      if (same.length === 1) this.againAt.set(id, same[0]);
+    }
+    if (!this.againAt.size) this.again = null;
   }
 
   // The clearings the map highlights: where a command is, or the chosen move's destinations.
@@ -74,14 +98,16 @@ export class Actor {
       const id = g.dataset.clearing ?? '';
       g.classList.toggle('selected', id === this.selected);
       g.classList.toggle('dest', to.has(id) && id !== this.selected);
+      g.classList.toggle('again', this.againAt.has(id) && !to.has(id) && id !== this.selected);
     }
   }
 
   onClearing(id: string, redraw: () => void): void {
     if (this.root.classList.contains('busy')) return; // the map waits for the command too
     const moves = this.selected ? movesFrom(this.here(), this.selected) : new Map<string, Legal[]>();
+    const one = this.oneTap(id);
     if (this.selected && !this.dest && id !== this.selected && moves.has(id)) this.pickDest(id);
-    else if (this.onlyWhere() && this.arranged.byClearing.has(id)) { this.run((this.arranged.byClearing.get(id) ?? [])[0]); return; }
+    else if (one && id !== this.selected) { this.selected = ''; this.run(one); return; }
     else if (this.arranged.byClearing.has(id)) { this.selected = id === this.selected ? '' : id; this.dest = ''; this.howMany = 0; }
     else { this.selected = ''; this.dest = ''; }
     this.opened.clear();
@@ -111,6 +137,10 @@ export class Actor {
     // a move goes on from where it ended: its destination's menu opens next
     if (isMove(c) && c.command?.clearing === this.selected) this.selected = c.command?.to ?? '';
     this.dest = '';
+    this.done = this.names.scrub(c.label || '');
+    // a clearing command (a build, a recruit, a placement...) may be repeated elsewhere by a tap
+    if (repeatable(c, this.onMap)) this.again = { key: againKey(c), what: (VERBS.find(([v]) => v === c.verb)?.[1] ?? 'Do it') + (c.command?.piece ? ` ${humane(c.command.piece)}` : '') };
+    else if (this.again && againKey(c) !== this.again.key) this.again = null;
     this.hold(true);
     this.choose(c);
   }
@@ -118,14 +148,19 @@ export class Actor {
   private render(): void {
     const a = this.arranged;
     const parts: HTMLElement[] = [];
+    if (this.done) parts.push(html('p', { class: 'act-done', id: 'act-done', 'aria-live': 'polite' }, `Played: ${this.done}`));
     if (a.ends.length) {
-      const ends = html('div', { class: 'act-ends' }, ...a.ends.map((c) => this.button(c.label || 'End this step', c, 'cmd end')));
+      const ends = html('div', { class: 'act-ends' }, ...a.ends.map((c, i) => this.keyed(this.button(c.label || 'End this step', c, 'cmd end'), i ? '' : 'E')));
       if (!a.answers.length && this.turn) {
         const whole = html('button', { type: 'button', class: 'end-turn', id: 'end-turn', title: 'ends each step in turn, stopping at one that cannot simply end' }, 'End turn');
-        whole.addEventListener('click', () => { this.endingTurn = this.turn; this.run(a.ends[0]); });
-        ends.append(whole);
+        whole.addEventListener('click', () => this.endTurn());
+        ends.append(this.keyed(whole, 'T'));
       }
       parts.push(ends);
+    }
+    if (this.again) {
+      const stop = this.keyed(this.plain('stop', () => { this.again = null; this.againAt.clear(); this.render(); this.redraw(); }), 'Escape');
+      parts.push(html('section', { class: 'act-again', id: 'act-again' }, `↻ ${this.again.what} again: tap a clearing ringed in purple dashes (${this.againAt.size}) `, stop));
     }
     if (a.answers.length) parts.push(this.section('Your answer', 'answers', a.answers, 'act-answers'));
     if (this.selected) parts.push(this.clearingMenu());
@@ -141,6 +176,36 @@ export class Actor {
     }
     this.root.replaceChildren(...parts);
     if (this.root.classList.contains('busy')) this.hold(true); // redrawn while a command is on its way
+  }
+
+  private endTurn(): void {
+    if (!this.arranged.ends.length || this.root.classList.contains('busy')) return;
+    this.endingTurn = this.arranged.answers.length ? '' : this.turn;
+    this.run(this.arranged.ends[0]);
+  }
+
+  // The keyboard: E ends the step, T the turn, D declines a decision, Escape closes the open
+  // menu (or stops the repeat), - and + set how many a move takes.  Keys typed into a field,
+  // or with a modifier, are the browser's.
+  private onKey(e: KeyboardEvent): void {
+    const key = shortcutOf(e);
+    if (!key || !this.root.isConnected || this.root.classList.contains('busy')) return;
+    const a = this.arranged;
+    const decline = a.answers.find((c) => (c.command?.kind ?? '').endsWith('DECLINE'));
+    if (key === 'e' && a.ends.length) this.run(a.ends[0]);
+    else if (key === 't' && a.ends.length && this.turn) this.endTurn();
+    else if (key === 'd' && decline) this.run(decline);
+    else if (key === 'Escape' && (this.selected || this.again || this.opened.size)) { this.selected = ''; this.dest = ''; this.again = null; this.againAt.clear(); this.opened.clear(); this.render(); this.redraw(); }
+    else if ((key === '-' || key === '+') && this.selected && !this.dest) this.stepCount(key === '+' ? 1 : -1);
+    else return;
+    e.preventDefault();
+  }
+
+  private keyed(b: HTMLElement, key: string): HTMLElement {
+    if (!key) return b;
+    b.setAttribute('aria-keyshortcuts', key);
+    b.append(html('kbd', { class: 'key' }, key === 'Escape' ? 'Esc' : key));
+    return b;
   }
 
   // The map redraws through the page (set by it): the selection changed from the panel.
@@ -163,7 +228,7 @@ export class Actor {
     }
     if (moves.size) {
       const dests: Choice[] = [...moves.keys()].map((to) => ({ label: `→ ${this.names.place(to)}`, group: moves.get(to) ?? [] }));
-      box.append(this.countPicker(moves));
+      box.append(this.countPicker());
       box.append(html('h4', {}, 'Move from here: click a destination on the map, or'), this.list('dest', dests, (ch) => {
         const to = [...moves.keys()].find((t) => `→ ${this.names.place(t)}` === ch.label) ?? '';
         this.onClearing(to, () => this.redraw());
@@ -177,16 +242,36 @@ export class Actor {
     return box;
   }
 
-  // How many a destination's click moves: all (the default) or fewer, set before the click.
-  private countPicker(moves: Map<string, Legal[]>): HTMLElement {
-    const counts = [...new Set([...moves.values()].flat().map((c) => c.command?.count ?? 0))].sort((x, y) => y - x);
+  // The counts a move out of the selected clearing may take, largest first.
+  private counts(): number[] {
+    const moves = movesFrom(this.here(), this.selected);
+    return [...new Set([...moves.values()].flat().map((c) => c.command?.count ?? 0))].sort((x, y) => y - x);
+  }
+
+  // One step up or down the counts (0, "all", is the top).
+  private stepCount(by: number): void {
+    const counts = this.counts();
+    if (counts.length < 2) return;
+    const at = this.howMany ? counts.indexOf(this.howMany) : 0;
+    const next = Math.max(0, Math.min(counts.length - 1, at - by));
+    this.howMany = next === 0 ? 0 : counts[next];
+    this.render();
+  }
+
+  // How many a destination's tap moves: a stepper in place, at all (the usual choice) unless
+  // set lower before the tap.
+  private countPicker(): HTMLElement {
+    const counts = this.counts();
     const box = html('div', { class: 'how-many', id: 'how-many' }, 'How many: ');
-    if (counts.length < 2) { box.append(String(counts[0] ?? '')); return box; }
-    for (const n of [0, ...counts.slice(1)].slice(0, CHOICES_MAX)) {
-      const b = html('button', { type: 'button', class: 'count', 'aria-pressed': String(this.howMany === n), 'data-count': String(n) }, n ? String(n) : `all (${counts[0]})`);
-      b.addEventListener('click', () => { this.howMany = n; this.render(); });
-      box.append(b);
-    }
+    if (counts.length < 2) { box.append(html('output', { class: 'count-value' }, String(counts[0] ?? ''))); return box; }
+    const shown = this.howMany ? `${this.howMany} of ${counts[0]}` : `all ${counts[0]}`;
+    const less = this.keyed(this.plain('−', () => this.stepCount(-1)), '-');
+    const more = this.keyed(this.plain('+', () => this.stepCount(1)), '+');
+    less.setAttribute('aria-label', 'move fewer');
+    more.setAttribute('aria-label', 'move more');
+    if (this.howMany === Math.min(...counts)) less.setAttribute('disabled', '');
+    if (!this.howMany) more.setAttribute('disabled', '');
+    box.append(less, html('output', { class: 'count-value', id: 'count-value', 'aria-live': 'polite' }, shown), more);
     return box;
   }
 

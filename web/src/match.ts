@@ -182,7 +182,7 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
     track.replaceChildren(scoreTrack(shown));
     boards.replaceChildren(view ? seatBoards(view, cards, names) : html('p', {}, 'Seat boards show in the live view.'));
     hand.replaceChildren(view && playing ? handOf(view, cards) : html('span'));
-    text.textContent = textView(board, data, suits);
+    text.textContent = textView(board, names, data, suits);
     chart.replaceChildren(scoreChart(perRound()));
     const battle = view ? battlePanel(view, names) : null;
     battleBox.replaceChildren(...(battle ? [battle] : []));
