@@ -145,7 +145,8 @@ class SeatPlayer:
                 return found
         menu = q("#act-menu")
         if menu:
-            dests = self.page.query_selector_all("#board g.clearing.dest")
+            # a destination, or a clearing one path further (both moves of a march)
+            dests = self.page.query_selector_all("#board g.clearing.dest, #board g.clearing.dest2")
             if dests:
                 return self.rng.choice(dests)
             inside = self.page.query_selector_all("#act-menu button.cmd, #act-menu button.group")

@@ -30,7 +30,8 @@ export class Actor {
   // A new legal list (once per command): the selection stays where it still offers something.
   // `turn` names the turn it belongs to (round and seat): while the player ends that turn
   // step by step ("End turn"), the next step's end comes back to be played at once.
-  setLegal(legal: Legal[], turn: string): Legal | null {
+  // `marchLeft` is the view's: the moves left in a march under way (0: none under way).
+  setLegal(legal: Legal[], turn: string, marchLeft = 0): Legal | null {
     this.root.classList.remove('busy');
     this.arranged = arrange(legal, this.onMap);
     this.opened.clear();
@@ -41,7 +42,14 @@ export class Actor {
     this.root.dataset.reachable = String(reachable(this.arranged));
     if (turn !== this.turn) this.again = null;
     this.turn = turn;
+    this.marchLeft = marchLeft;
     this.findAgain();
+    const then = this.goOn();
+    if (then) {
+      this.render();
+      this.hold(true);
+      return then;
+    }
     if (this.endingTurn && this.endingTurn === turn && !this.arranged.answers.length && this.arranged.ends.length) {
       this.render();
       this.hold(true);
@@ -61,6 +69,50 @@ export class Actor {
 
   private turn = '';
   private endingTurn = '';
+  private marchLeft = 0;
+  private then: { from: string; to: string; count: number } | null = null; // a march's second move, asked for
+
+  // A march's two moves asked for with one tap (the far clearing): once the first is played,
+  // the second, when it is legal in this march as asked (else the march stops where it is and
+  // says so; a fee card to choose is asked).
+  private goOn(): Legal | null {
+    const t = this.then;
+    this.then = null;
+    if (!t || this.marchLeft !== 1 || this.arranged.answers.length) return null;
+    const way = (movesFrom(this.arranged.byClearing.get(t.from) ?? [], t.from).get(t.to) ?? []).filter((c) => c.command?.clearing === t.from && (c.command?.count ?? 0) === t.count);
+    if (way.length === 1) return way[0];
+    if (way.length > 1) { this.selected = t.from; this.dest = t.to; this.destCount = t.count; return null; }
+    this.done += ` · stopped in ${this.names.place(t.from)}: ${this.names.place(t.to)} cannot be reached from there in this march`;
+    return null;
+  }
+
+  // Where one tap plays both moves of a march not yet begun: a clearing a path away from one
+  // of the selected clearing's destinations (and no destination itself), with the clearing
+  // passed through.  Only where that first move is one command (no fee card to choose), and
+  // not across a Border Bridge for the second (its fee card may be missing from the hand).
+  private farAway(): Map<string, string> {
+    const out = new Map<string, string>();
+    if (!this.selected || this.dest || this.marchLeft !== 0) return out;
+    const moves = movesFrom(this.here(), this.selected);
+    for (const [mid, cmds] of moves) {
+      const first = cmds.filter((c) => c.command?.clearing === this.selected && (c.command?.kind ?? '').endsWith('MARCH'));
+      if (!first.length || !this.onMap.has(mid) || this.firstMove(first) === null) continue;
+      for (const far of this.names.near(mid)) {
+        if (far !== this.selected && !moves.has(far) && !out.has(far) && this.onMap.has(far)) out.set(far, mid);
+      }
+    }
+    return out;
+  }
+
+  // The move a destination's tap plays (the count the stepper says): the command, or null when
+  // a fee card is still to be chosen among several.
+  private firstMove(cmds: Legal[]): Legal | null {
+    const counts = cmds.map((c) => c.command?.count ?? 0);
+    const fit = counts.filter((n) => !this.howMany || n <= this.howMany);
+    const n = fit.length ? Math.max(...fit) : Math.min(...counts);
+    const these = cmds.filter((c) => (c.command?.count ?? 0) === n);
+    return these.length === 1 ? these[0] : null;
+  }
 
   // The one command a tap on a clearing plays at once: its only command (a move excepted,
   // which still needs its destination), else the repeated command while the repeat is on.
@@ -85,7 +137,7 @@ export class Actor {
   // The clearings the map highlights: where a command is, or the chosen move's destinations.
   targets(): Set<string> {
     if (this.selected && !this.dest) {
-      const to = [...movesFrom(this.here(), this.selected).keys()].filter((c) => this.onMap.has(c));
+      const to = [...movesFrom(this.here(), this.selected).keys(), ...this.farAway().keys()].filter((c) => this.onMap.has(c));
       if (to.length) return new Set([this.selected, ...to]);
     }
     return new Set(this.arranged.byClearing.keys());
@@ -94,10 +146,12 @@ export class Actor {
   // Marks the selection on the freshly drawn map (board.ts draws the highlighted targets).
   decorate(map: SVGSVGElement): void {
     const to = this.selected && !this.dest ? movesFrom(this.here(), this.selected) : new Map<string, Legal[]>();
+    const far = this.farAway();
     for (const g of Array.from(map.querySelectorAll<SVGGElement>('g.clearing'))) {
       const id = g.dataset.clearing ?? '';
       g.classList.toggle('selected', id === this.selected);
       g.classList.toggle('dest', to.has(id) && id !== this.selected);
+      g.classList.toggle('dest2', far.has(id));
       g.classList.toggle('again', this.againAt.has(id) && !to.has(id) && id !== this.selected);
     }
   }
@@ -106,7 +160,9 @@ export class Actor {
     if (this.root.classList.contains('busy')) return; // the map waits for the command too
     const moves = this.selected ? movesFrom(this.here(), this.selected) : new Map<string, Legal[]>();
     const one = this.oneTap(id);
+    const far = this.farAway().get(id);
     if (this.selected && !this.dest && id !== this.selected && moves.has(id)) this.pickDest(id);
+    else if (far) { const first = this.firstMove((moves.get(far) ?? []).filter((c) => c.command?.clearing === this.selected)); if (first) { this.then = { from: far, to: id, count: first.command?.count ?? 0 }; this.run(first); return; } }
     else if (one && id !== this.selected) { this.selected = ''; this.run(one); return; }
     else if (this.arranged.byClearing.has(id)) { this.selected = id === this.selected ? '' : id; this.dest = ''; this.howMany = 0; }
     else { this.selected = ''; this.dest = ''; }
@@ -229,7 +285,8 @@ export class Actor {
     if (moves.size) {
       const dests: Choice[] = [...moves.keys()].map((to) => ({ label: `→ ${this.names.place(to)}`, group: moves.get(to) ?? [] }));
       box.append(this.countPicker());
-      box.append(html('h4', {}, 'Move from here: click a destination on the map, or'), this.list('dest', dests, (ch) => {
+      const far = this.farAway().size ? ' (one more path away, in thin dashes: both moves of the march)' : '';
+      box.append(html('h4', {}, `Move from here: click a destination on the map${far}, or`), this.list('dest', dests, (ch) => {
         const to = [...moves.keys()].find((t) => `→ ${this.names.place(t)}` === ch.label) ?? '';
         this.onClearing(to, () => this.redraw());
       }));
