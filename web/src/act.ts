@@ -152,7 +152,7 @@ export class Actor {
       g.classList.toggle('selected', id === this.selected);
       g.classList.toggle('dest', to.has(id) && id !== this.selected);
       g.classList.toggle('dest2', far.has(id));
-      g.classList.toggle('again', this.againAt.has(id) && !to.has(id) && id !== this.selected);
+      g.classList.toggle('again', this.againAt.has(id) && !to.has(id) && !far.has(id) && id !== this.selected);
     }
   }
 
