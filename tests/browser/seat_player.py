@@ -24,6 +24,17 @@ class Stretch:
 
     clicks: int = 0
     commands: int = 0
+    setup: bool = False  # placing the starting pieces (round 0), not a turn
+
+
+def turns(stretches: list[Stretch]) -> str:
+    """The median turn (a stretch of own commands after setup) in clicks and commands."""
+    own = [s for s in stretches if s.commands and not s.setup]
+    if not own:
+        return "no turn"
+    clicks = statistics.median(s.clicks for s in own)
+    commands = statistics.median(s.commands for s in own)
+    return f"median turn {clicks} clicks for {commands} commands ({len(own)} turns)"
 
 
 @dataclass
@@ -31,6 +42,7 @@ class SeatPlayer:
     page: Any
     seed: int
     map_moves_per_turn: int = 2  # map commands before it ends its step
+    full_marches: bool = False  # taps the far clearing of a march (both moves) when offered
     stretches: list[Stretch] = field(default_factory=list)
     command_bytes: list[int] = field(default_factory=list)  # each command's reply, as sent
     command_raw: list[int] = field(default_factory=list)  # each command's reply, as JSON
@@ -116,7 +128,7 @@ class SeatPlayer:
             self._close_stretch()
             return False
         if self.current is None:
-            self.current = Stretch()
+            self.current = Stretch(setup=self._in_setup())
             self.used_map = 0
             # the tab's title tells the player, also while looking at another tab
             assert self.page.title().startswith("● Your turn"), self.page.title()
@@ -146,7 +158,10 @@ class SeatPlayer:
         menu = q("#act-menu")
         if menu:
             # a destination, or a clearing one path further (both moves of a march)
+            far = self.page.query_selector_all("#board g.clearing.dest2")
             dests = self.page.query_selector_all("#board g.clearing.dest, #board g.clearing.dest2")
+            if far and self.full_marches:
+                return self.rng.choice(far)
             if dests:
                 return self.rng.choice(dests)
             inside = self.page.query_selector_all("#act-menu button.cmd, #act-menu button.group")
@@ -166,6 +181,11 @@ class SeatPlayer:
             return "t" if whole else "e"
         return q("#act button.cmd") or q("#act button.group")
 
+    def _in_setup(self) -> bool:
+        with contextlib.suppress(PlaywrightError):
+            return str(self.page.inner_text("#strip .round")).startswith("Round 0")
+        return False
+
     def _close_stretch(self) -> None:
         if self.current is not None and (self.current.clicks or self.current.commands):
             self.stretches.append(self.current)
@@ -184,7 +204,7 @@ class SeatPlayer:
         reads = sum(self.reads_bytes) / max(1, len(self.command_bytes))
         return (
             f"{name}: {len(own)} stretches of own commands; median {clicks} clicks for"
-            f" {commands} commands; {sum(s.clicks for s in own)} clicks for"
+            f" {commands} commands; {turns(own)}; {sum(s.clicks for s in own)} clicks for"
             f" {len(self.command_bytes)} commands in all; a command's reply: median {per} bytes"
             f" as sent ({statistics.median(self.command_raw or [0])} as JSON); reads of others'"
             f" moves per own command {reads:.0f} bytes as sent; longest list"

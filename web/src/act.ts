@@ -107,11 +107,17 @@ export class Actor {
   // The move a destination's tap plays (the count the stepper says): the command, or null when
   // a fee card is still to be chosen among several.
   private firstMove(cmds: Legal[]): Legal | null {
-    const counts = cmds.map((c) => c.command?.count ?? 0);
-    const fit = counts.filter((n) => !this.howMany || n <= this.howMany);
-    const n = fit.length ? Math.max(...fit) : Math.min(...counts);
+    const n = this.countOf(cmds);
     const these = cmds.filter((c) => (c.command?.count ?? 0) === n);
     return these.length === 1 ? these[0] : null;
+  }
+
+  // How many a move to one destination takes: as many as the stepper says (all, by default),
+  // or fewer where fewer may go.
+  private countOf(cmds: Legal[]): number {
+    const counts = cmds.map((c) => c.command?.count ?? 0);
+    const fit = counts.filter((n) => !this.howMany || n <= this.howMany);
+    return fit.length ? Math.max(...fit) : Math.min(...counts);
   }
 
   // The one command a tap on a clearing plays at once: its only command (a move excepted,
@@ -177,13 +183,10 @@ export class Actor {
   // where fewer may go) plays at once; only a choice of fee card asks a further question.
   private pickDest(to: string): void {
     const cmds = movesFrom(this.here(), this.selected).get(to) ?? [];
-    const counts = cmds.map((c) => c.command?.count ?? 0);
-    const fit = counts.filter((n) => !this.howMany || n <= this.howMany);
-    const n = fit.length ? Math.max(...fit) : Math.min(...counts);
-    const these = cmds.filter((c) => (c.command?.count ?? 0) === n);
-    if (these.length === 1) { this.run(these[0]); return; }
+    const one = this.firstMove(cmds);
+    if (one) { this.run(one); return; }
     this.dest = to;
-    this.destCount = n;
+    this.destCount = this.countOf(cmds);
   }
 
   private howMany = 0; // how many a destination's click moves; 0 = all that may go
@@ -193,7 +196,7 @@ export class Actor {
     // a move goes on from where it ended: its destination's menu opens next
     if (isMove(c) && c.command?.clearing === this.selected) this.selected = c.command?.to ?? '';
     this.dest = '';
-    this.done = this.names.scrub(c.label || '');
+    this.done = this.labelOf(c);
     // a clearing command (a build, a recruit, a placement...) may be repeated elsewhere by a tap
     if (repeatable(c, this.onMap)) this.again = { key: againKey(c), what: (VERBS.find(([v]) => v === c.verb)?.[1] ?? 'Do it') + (c.command?.piece ? ` ${humane(c.command.piece)}` : '') };
     else if (this.again && againKey(c) !== this.again.key) this.again = null;
@@ -277,7 +280,7 @@ export class Actor {
     const moves = movesFrom(this.here(), this.selected);
     if (this.dest) {
       const cmds = (moves.get(this.dest) ?? []).filter((c) => (c.command?.count ?? 0) === this.destCount);
-      const choices: Choice[] = cmds.map((c) => ({ label: c.label || c.id, legal: c }));
+      const choices: Choice[] = cmds.map((c) => ({ label: this.labelOf(c), legal: c }));
       box.append(html('h4', {}, `${where} → ${this.names.place(this.dest)}: which card pays?`), this.list('count', choices, (ch) => this.take(ch, 'count')),
         this.plain('◂ other destination', () => { this.dest = ''; this.render(); this.redraw(); }));
       return box;
@@ -333,8 +336,13 @@ export class Actor {
   }
 
   private section(heading: string, key: string, cmds: Legal[], cls: string): HTMLElement {
-    const choices = choicesOf(cmds, (c) => c.label || c.id, (field, value, n) => `${this.groupName(field, value)} (${n})`);
+    const choices = choicesOf(cmds, (c) => this.labelOf(c), (field, value, n) => `${this.groupName(field, value)} (${n})`);
     return html('section', { class: cls, 'data-key': key }, html('h4', {}, heading), this.list(key, choices, (ch) => this.take(ch, key)));
+  }
+
+  // A command as the player reads it: the server's label, with any id in it as a name.
+  private labelOf(c: Legal): string {
+    return this.names.scrub(c.label || c.id);
   }
 
   private groupName(field: number, value: string): string {
@@ -356,7 +364,7 @@ export class Actor {
     const open = this.opened.get(key);
     const ul = html('ul', { class: 'choices', 'data-key': key });
     if (open) {
-      const inner = choicesOf(open, (c) => c.label || c.id, (f, v, n) => `${this.groupName(f, v)} (${n})`);
+      const inner = choicesOf(open, (c) => this.labelOf(c), (f, v, n) => `${this.groupName(f, v)} (${n})`);
       const shown = page(inner, this.pages.get(key + '>') ?? 0);
       for (const ch of shown.items) ul.append(html('li', {}, this.choiceButton(ch, () => ('legal' in ch ? this.run(ch.legal) : this.openInner(key, ch.group)))));
       ul.append(html('li', {}, this.plain('◂ back', () => { this.opened.delete(key); this.render(); })));

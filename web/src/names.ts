@@ -6,7 +6,7 @@ import { factionName, seatName } from './model';
 
 export interface ClearingData { id: string; name: string; forest_ids?: string[]; adjacent_ids?: string[]; map_name?: string }
 export interface CardData { id: string; name: string; suit?: string }
-export interface GameData { clearings: ClearingData[]; cards: CardData[] }
+export interface GameData { clearings: ClearingData[]; cards: CardData[]; quests?: { id: string; name: string }[] }
 
 const ID_SHAPE = /\b[a-z][a-z_]*\.[a-z0-9_.]*[a-z0-9_]/g;
 
@@ -17,6 +17,7 @@ export class Names {
   private readonly cards = new Map<string, string>();
   private readonly paths = new Map<string, string[]>();
   private readonly maps = new Map<string, string>();
+  private readonly quests = new Map<string, string>();
   constructor(data: GameData, private readonly factions: Record<string, string>) {
     const around = new Map<string, string[]>();
     for (const c of data.clearings) {
@@ -27,6 +28,7 @@ export class Names {
     }
     for (const [f, names] of around) this.places.set(f, `the forest by ${names.join(', ')}`);
     for (const c of data.cards) this.cards.set(c.id, c.name);
+    for (const q of data.quests ?? []) this.quests.set(q.id, q.name);
   }
 
   place(id: string | undefined): string {
@@ -43,6 +45,10 @@ export class Names {
   card(id: string): string {
     if (id === 'hidden') return 'a hidden card';
     return this.cards.get(id) ?? humane(id);
+  }
+
+  quest(id: string | undefined): string {
+    return this.quests.get(id ?? '') ?? humane(id ?? '');
   }
 
   cardList(ids: string[] | undefined): string {
