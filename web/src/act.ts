@@ -288,7 +288,7 @@ export class Actor {
     if (moves.size) {
       const dests: Choice[] = [...moves.keys()].map((to) => ({ label: `→ ${this.names.place(to)}`, group: moves.get(to) ?? [] }));
       box.append(this.countPicker());
-      const far = this.farAway().size ? ' (one more path away, in thin dashes: both moves of the march)' : '';
+      const far = this.farAway().size ? ' (one more path away, dotted: both moves of the march)' : '';
       box.append(html('h4', {}, `Move from here: click a destination on the map${far}, or`), this.list('dest', dests, (ch) => {
         const to = [...moves.keys()].find((t) => `→ ${this.names.place(t)}` === ch.label) ?? '';
         this.onClearing(to, () => this.redraw());
@@ -325,8 +325,10 @@ export class Actor {
     const box = html('div', { class: 'how-many', id: 'how-many' }, 'How many: ');
     if (counts.length < 2) { box.append(html('output', { class: 'count-value' }, String(counts[0] ?? ''))); return box; }
     const shown = this.howMany ? `${this.howMany} of ${counts[0]}` : `all ${counts[0]}`;
-    const less = this.keyed(this.plain('−', () => this.stepCount(-1)), '-');
-    const more = this.keyed(this.plain('+', () => this.stepCount(1)), '+');
+    const less = this.plain('−', () => this.stepCount(-1));
+    const more = this.plain('+', () => this.stepCount(1));
+    less.setAttribute('aria-keyshortcuts', '-');
+    more.setAttribute('aria-keyshortcuts', '+');
     less.setAttribute('aria-label', 'move fewer');
     more.setAttribute('aria-label', 'move more');
     if (this.howMany === Math.min(...counts)) less.setAttribute('disabled', '');
