@@ -271,10 +271,16 @@ def test_a_march_by_taps_with_the_count_stepper_and_the_keys(
     to = str(far[0].get_attribute("data-clearing"))
     before = _warriors(view, to, "A1")
     page.click(f"#board [data-clearing='{to}'] .hit")
-    page.wait_for_function(AT_LEAST, arg=int(view["version"]) + 2)
-    page.wait_for_selector("#act-done")
-    after = call(web_stack, f"{base}/view", token=token)["view"]
-    if "stopped in" not in page.inner_text("#act-done"):  # the second move was legal
+    # the march is over (both moves played) or stopped half-way, and the panel takes clicks
+    for _ in range(200):
+        after = call(web_stack, f"{base}/view", token=token)["view"]
+        stopped = "stopped in" in (page.text_content("#act-done") or "")
+        if (stopped or (after["version"] != view["version"] and not after.get("march_left"))) and (
+            not page.query_selector("#act.busy")
+        ):
+            break
+        page.wait_for_timeout(50)
+    if not stopped:  # the second move was legal
         assert _warriors(after, to, "A1") == before + most and not after.get("march_left")
     else:  # stopped half-way: one move of the march is left, from where it stopped
         assert after.get("march_left") == 1
