@@ -80,7 +80,7 @@ export class Actor {
     this.then = null;
     if (!t || this.marchLeft !== 1 || this.arranged.answers.length) return null;
     const way = (movesFrom(this.arranged.byClearing.get(t.from) ?? [], t.from).get(t.to) ?? []).filter((c) => c.command?.clearing === t.from && (c.command?.count ?? 0) === t.count);
-    if (way.length === 1) return way[0];
+    if (way.length === 1) { this.done += ` · ${this.labelOf(way[0])}`; this.selected = t.to; return way[0]; }
     if (way.length > 1) { this.selected = t.from; this.dest = t.to; this.destCount = t.count; return null; }
     this.done += ` · stopped in ${this.names.place(t.from)}: ${this.names.place(t.to)} cannot be reached from there in this march`;
     return null;
