@@ -223,6 +223,13 @@ def test_spectators_are_told_of_strikes_the_takeover_the_winner_and_abandonment(
     page.close()
 
 
+MARCH_OVER = """() => {
+  const act = document.querySelector('#act');
+  const done = document.querySelector('#act-done')?.textContent ?? '';
+  return !!act && !act.classList.contains('busy') && done.includes(' · ');
+}"""
+
+
 def _warriors(view: dict[str, Any], clearing: str, seat: str) -> int:
     at = next(c for c in view["clearings"] if c["id"] == clearing)
     mine = [p for p in at.get("pieces", []) if p.get("seat") == f"SEAT_{seat}"]
@@ -273,16 +280,11 @@ def test_a_march_by_taps_with_the_count_stepper_and_the_keys(
     to = str(far[0].get_attribute("data-clearing"))
     before = _warriors(view, to, "A1")
     page.click(f"#board [data-clearing='{to}'] .hit")
-    # the march is over (both moves played) or stopped half-way, and the panel takes clicks
-    for _ in range(200):
-        after = call(web_stack, f"{base}/view", token=token)["view"]
-        stopped = "stopped in" in (page.text_content("#act-done") or "")
-        if (stopped or (after["version"] != view["version"] and not after.get("march_left"))) and (
-            not page.query_selector("#act.busy")
-        ):
-            break
-        page.wait_for_timeout(50)
-    if not stopped:  # the second move was legal
+    # the march is over (both moves played) or stopped half-way: Played says both parts, and
+    # the panel takes clicks again
+    page.wait_for_function(MARCH_OVER)
+    after = call(web_stack, f"{base}/view", token=token)["view"]
+    if "stopped in" not in page.inner_text("#act-done"):  # the second move was legal
         assert _warriors(after, to, "A1") == before + most and not after.get("march_left")
     else:  # stopped half-way: one move of the march is left, from where it stopped
         assert after.get("march_left") == 1
