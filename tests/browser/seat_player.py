@@ -24,6 +24,17 @@ class Stretch:
 
     clicks: int = 0
     commands: int = 0
+    setup: bool = False  # placing the starting pieces (round 0), not a turn
+
+
+def turns(stretches: list[Stretch]) -> str:
+    """The median turn (a stretch of own commands after setup) in clicks and commands."""
+    own = [s for s in stretches if s.commands and not s.setup]
+    if not own:
+        return "no turn"
+    clicks = statistics.median(s.clicks for s in own)
+    commands = statistics.median(s.commands for s in own)
+    return f"median turn {clicks} clicks for {commands} commands ({len(own)} turns)"
 
 
 @dataclass
@@ -31,6 +42,7 @@ class SeatPlayer:
     page: Any
     seed: int
     map_moves_per_turn: int = 2  # map commands before it ends its step
+    full_marches: bool = False  # taps the far clearing of a march (both moves) when offered
     stretches: list[Stretch] = field(default_factory=list)
     command_bytes: list[int] = field(default_factory=list)  # each command's reply, as sent
     command_raw: list[int] = field(default_factory=list)  # each command's reply, as JSON
@@ -41,6 +53,8 @@ class SeatPlayer:
     trail: list[str] = field(default_factory=list)  # what was clicked, in order
     battles: int = 0  # looks that found a battle panel
     prompts: list[str] = field(default_factory=list)  # the decisions' prompts read
+    ended_by_key: int = 0  # steps or turns ended by the keyboard's E or T
+    ids_seen: list[str] = field(default_factory=list)  # ids found in the acting panel's text
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -96,6 +110,7 @@ class SeatPlayer:
         with contextlib.suppress(PlaywrightError):
             said = self.page.inner_text("#prompt")
             assert said and not RAW_ID.findall(said), said
+            self.ids_seen += RAW_ID.findall(self.page.inner_text("#act"))
             if self.page.query_selector("#act .act-answers"):
                 assert not said.startswith("Your turn"), said
                 self.prompts.append(said)
@@ -113,7 +128,7 @@ class SeatPlayer:
             self._close_stretch()
             return False
         if self.current is None:
-            self.current = Stretch()
+            self.current = Stretch(setup=self._in_setup())
             self.used_map = 0
             # the tab's title tells the player, also while looking at another tab
             assert self.page.title().startswith("● Your turn"), self.page.title()
@@ -122,9 +137,13 @@ class SeatPlayer:
         if target is None:
             return False
         try:
-            what = target.get_attribute("data-clearing") or target.inner_text()
-            self.trail.append(str(what)[:30])
-            target.click(timeout=2000)
+            if isinstance(target, str):  # a keyboard shortcut: one press, counted as a click
+                self.trail.append(f"key {target}")
+                self.page.keyboard.press(target)
+            else:
+                what = target.get_attribute("data-clearing") or target.inner_text()
+                self.trail.append(str(what)[:30])
+                target.click(timeout=2000)
         except PlaywrightError:
             return False  # redrawn between look and click: look again
         self.current.clicks += 1
@@ -138,7 +157,11 @@ class SeatPlayer:
                 return found
         menu = q("#act-menu")
         if menu:
-            dests = self.page.query_selector_all("#board g.clearing.dest")
+            # a destination, or a clearing one path further (both moves of a march)
+            far = self.page.query_selector_all("#board g.clearing.dest2")
+            dests = self.page.query_selector_all("#board g.clearing.dest, #board g.clearing.dest2")
+            if far and self.full_marches:
+                return self.rng.choice(far)
             if dests:
                 return self.rng.choice(dests)
             inside = self.page.query_selector_all("#act-menu button.cmd, #act-menu button.group")
@@ -148,11 +171,20 @@ class SeatPlayer:
         targets = self.page.query_selector_all("#board g.clearing:has(rect.target)")
         # the whole turn ends at once only after the map actions: else step by step
         done = self.used_map >= self.map_moves_per_turn
-        end = (done and q("#act #end-turn")) or q("#act button.end")
+        whole = done and q("#act #end-turn")
+        end = whole or q("#act button.end")
         if targets and (self.used_map < self.map_moves_per_turn or not end):
             self.used_map += 1
             return self.rng.choice(targets)
-        return end or q("#act button.cmd") or q("#act button.group")
+        if end:  # the step's or the turn's end by its shortcut, as a player at a keyboard
+            self.ended_by_key += 1
+            return "t" if whole else "e"
+        return q("#act button.cmd") or q("#act button.group")
+
+    def _in_setup(self) -> bool:
+        with contextlib.suppress(PlaywrightError):
+            return str(self.page.inner_text("#strip .round")).startswith("Round 0")
+        return False
 
     def _close_stretch(self) -> None:
         if self.current is not None and (self.current.clicks or self.current.commands):
@@ -172,10 +204,11 @@ class SeatPlayer:
         reads = sum(self.reads_bytes) / max(1, len(self.command_bytes))
         return (
             f"{name}: {len(own)} stretches of own commands; median {clicks} clicks for"
-            f" {commands} commands; {sum(s.clicks for s in own)} clicks for"
+            f" {commands} commands; {turns(own)}; {sum(s.clicks for s in own)} clicks for"
             f" {len(self.command_bytes)} commands in all; a command's reply: median {per} bytes"
             f" as sent ({statistics.median(self.command_raw or [0])} as JSON); reads of others'"
             f" moves per own command {reads:.0f} bytes as sent; longest list"
-            f" {self.longest_list}; battle panels seen {self.battles}; stretches (clicks,"
+            f" {self.longest_list}; battle panels seen {self.battles}; steps or turns ended by"
+            f" key {self.ended_by_key}; stretches (clicks,"
             f" commands): {[(s.clicks, s.commands) for s in self.stretches]}"
         )

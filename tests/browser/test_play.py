@@ -1,13 +1,16 @@
 """Playing a seat in a real Chromium against a real stack: two people and four bots play a
-whole match by clicks only (from the map, the grouped choices, the answers), with no list of
-more than fifteen choices and every legal command reachable, the log in words without ids;
-the clicks per turn and the bytes per command are printed.  A refused command's error stays
+whole match by clicks only (from the map, the grouped choices, the answers, E and T), with
+no list of more than fifteen choices and every legal command reachable, the log, the panel
+and the text view in words without ids; the clicks per turn and the bytes per command are
+printed.  A march is made from the map with the count stepper, Escape and E; a march's two
+moves take one tap on the far clearing.  A refused command's error stays
 until the next action, a deep link to a version that is none is refused politely, and the
 bundle is minified and served compressed."""
 
 from __future__ import annotations
 
 import gzip
+import statistics
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -15,7 +18,8 @@ from typing import Any
 import pytest
 
 from frontier.ops.stack import StackConfig
-from tests.browser.seat_player import RAW_ID, SeatPlayer
+from tests.browser.gateway import AT_LEAST, call, play_one, seeded_match
+from tests.browser.seat_player import RAW_ID, SeatPlayer, turns
 from tests.browser.shots import shoot
 from tests.browser.test_web_client import api, csp_refusals, seat_api
 
@@ -56,7 +60,12 @@ def test_two_people_and_four_bots_play_a_match_by_clicks(
     first = people[0]
     pages = {seat: _open_seat(browser, web_stack, match_id, t) for seat, t in tokens.items()}
     refused = {seat: csp_refusals(page) for seat, page in pages.items()}
-    players = {seat: SeatPlayer(page, seed=i) for i, (seat, page) in enumerate(pages.items())}
+    # the first person marches both moves with one tap whenever the map offers it; the other
+    # taps any destination offered, near or far
+    players = {
+        seat: SeatPlayer(page, seed=i, full_marches=seat == first)
+        for i, (seat, page) in enumerate(pages.items())
+    }
     looks = 0
     while not any(page.query_selector("#winner") for page in pages.values()):
         clicked = [player.step() for player in players.values()]
@@ -74,6 +83,10 @@ def test_two_people_and_four_bots_play_a_match_by_clicks(
         assert not RAW_ID.findall(log), f"ids in {seat}'s log: {RAW_ID.findall(log)[:5]}"
         assert page.query_selector(".notice.winner"), "the winner is told"
         assert refused[seat] == []
+        # the text view names clearings, seats and pieces: no id, in play or at the end
+        board_text = page.text_content("#text-view") or ""
+        assert "Paths to" in board_text and "(Marquise)" in board_text, board_text[:300]
+        assert not RAW_ID.findall(board_text), f"ids in the text view: {RAW_ID.findall(board_text)}"
         print(players[seat].summary(seat))
         print(f"{seat}'s decisions: {sorted(set(players[seat].prompts))[:4]}")
     shoot(pages[first], output, "2-over")
@@ -88,6 +101,20 @@ def test_two_people_and_four_bots_play_a_match_by_clicks(
     for player in players.values():
         assert player.command_bytes, "the seat played"
         assert any(s.commands for s in player.stretches)
+        assert not player.ids_seen, f"ids on the seat's page: {player.ids_seen[:5]}"
+    # the people's own turns: clicks against commands (a move is one click once its source is
+    # chosen, a clearing with one command or a repeated one is one tap, E and T end by key)
+    own = [s for seat in people for s in players[seat].stretches if s.commands]
+    clicks, commands = sum(s.clicks for s in own), sum(s.commands for s in own)
+    print(
+        f"people's own stretches: median {statistics.median(s.clicks for s in own)} clicks for"
+        f" {statistics.median(s.commands for s in own)} commands; {clicks} clicks for"
+        f" {commands} commands ({clicks / commands:.2f} a command); {first}, marching both"
+        f" moves by one tap: {turns(players[first].stretches)}; {people[1]}, any destination:"
+        f" {turns(players[people[1]].stretches)}"
+    )
+    assert clicks <= 1.3 * commands, (clicks, commands)
+    assert any(players[seat].ended_by_key for seat in people), "E and T end steps and turns"
     for page in pages.values():
         page.context.close()
 
@@ -121,7 +148,9 @@ def test_a_refused_command_stays_on_show_until_the_next_action(
         arg=f"version {view['version']}",
     )
     assert page.inner_text("#command-error") == said
-    (page.query_selector("#act button.cmd") or page.query_selector("#act button.group")).click()
+    # the next click, once the choices are drawn again (they take no click while the refused
+    # command's list is on show)
+    page.click("#act:not(.busy) button.cmd, #act:not(.busy) button.group")
     assert not page.query_selector("#command-error")
     page.context.close()
 
@@ -195,4 +224,75 @@ def test_spectators_are_told_of_strikes_the_takeover_the_winner_and_abandonment(
     assert "abandoned" in page.inner_text("#log")
     # the event stream's end said so: the page asked the lobby's listing nothing
     assert not [url for url in asked if "/api/matches?" in url], asked
+    page.close()
+
+
+MARCH_OVER = """() => {
+  const act = document.querySelector('#act');
+  const done = document.querySelector('#act-done')?.textContent ?? '';
+  return !!act && !act.classList.contains('busy') && done.includes(' · ');
+}"""
+
+
+def _warriors(view: dict[str, Any], clearing: str, seat: str) -> int:
+    at = next(c for c in view["clearings"] if c["id"] == clearing)
+    mine = [p for p in at.get("pieces", []) if p.get("seat") == f"SEAT_{seat}"]
+    return int(mine[0].get("warriors", 0)) if mine else 0
+
+
+def test_a_march_by_taps_with_the_count_stepper_and_the_keys(
+    web_stack: StackConfig, browser: Any
+) -> None:
+    """A1 (the Marquise) marches from the map: the source's tap opens its menu with the count
+    stepper at "all", - and + step it, Escape closes the menu, a tap one path beyond a
+    destination plays both moves of the march, and E ends the step."""
+    match_id, token = seeded_match(web_stack, rounds=3, seed=12)
+    base = f"/api/matches/{match_id}"
+    march: dict[str, Any] = {}
+    for _ in range(300):  # A1 plays through the API until a march may begin
+        view = call(web_stack, f"{base}/view", token=token)["view"]
+        legal = call(web_stack, f"{base}/legal", token=token)["commands"]
+        kinds = [
+            c
+            for c in legal
+            if c["command"].get("kind") == "COMMAND_KIND_MARCH" and c["command"].get("count") > 1
+        ]
+        if kinds and not view.get("march_left"):
+            march = max(kinds, key=lambda c: c["command"].get("count", 0))
+            break
+        if view.get("winner"):
+            break
+        play_one(web_stack, match_id, token, prefer="recruit")  # more warriors to march
+    assert march, "A1 never had a march to make"
+    source, most = march["command"]["clearing"], march["command"].get("count", 0)
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.goto(f"{web_stack.web_url}play?match={match_id}#seat={token}")
+    page.wait_for_function(AT_LEAST, arg=int(view["version"]))
+    page.wait_for_selector("#board .box.target")
+    page.click(f"#board [data-clearing='{source}'] .hit")
+    page.wait_for_selector(f"#act-menu[data-clearing='{source}']")
+    assert f"all {most}" in page.inner_text("#how-many")
+    page.keyboard.press("-")
+    assert f"{most - 1} of {most}" in page.inner_text("#how-many")
+    page.keyboard.press("+")
+    assert f"all {most}" in page.inner_text("#how-many")
+    page.keyboard.press("Escape")
+    assert not page.query_selector("#act-menu") and page.query_selector("#act kbd")
+    page.click(f"#board [data-clearing='{source}'] .hit")
+    far = page.query_selector_all("#board g.clearing.dest2")
+    assert far, "a clearing one path beyond a destination is offered"
+    to = str(far[0].get_attribute("data-clearing"))
+    before = _warriors(view, to, "A1")
+    page.click(f"#board [data-clearing='{to}'] .hit")
+    # the march is over (both moves played) or stopped half-way: Played says both parts, and
+    # the panel takes clicks again
+    page.wait_for_function(MARCH_OVER)
+    after = call(web_stack, f"{base}/view", token=token)["view"]
+    if "stopped in" not in page.inner_text("#act-done"):  # the second move was legal
+        assert _warriors(after, to, "A1") == before + most and not after.get("march_left")
+    else:  # stopped half-way: one move of the march is left, from where it stopped
+        assert after.get("march_left") == 1
+    page.wait_for_selector("#act button.end:not([disabled])")
+    page.keyboard.press("e")
+    page.wait_for_function(AT_LEAST, arg=int(after["version"]) + 1)
     page.close()

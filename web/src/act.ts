@@ -1,9 +1,13 @@
 // The acting panel of a seat's page: choices from the map (a clearing's menu; a move as
-// source -> destination, moving all that may go unless fewer were set), a decision's answers
-// by the prompt, the rest grouped by verb.  It draws from the arrangement of commands.ts; the page gives it each new legal
-// list once, and it tells the page which command the player chose.
+// source -> destination, moving all that may go unless the count stepper says fewer; a
+// clearing with a single command plays it on one tap; the last clearing command can be
+// repeated in another clearing with one tap), a decision's answers by the prompt, the rest
+// grouped by verb, and keyboard shortcuts for the step's end.  It draws from the arrangement
+// of commands.ts; the page gives it each new legal list once, and it tells the page which
+// command the player chose.
 
-import { arrange, Arranged, Choice, CHOICES_MAX, choicesOf, isMove, Legal, movesFrom, page, reachable, VERBS } from './commands';
+import { againKey, arrange, Arranged, Choice, choicesOf, isMove, Legal, movesFrom, page, reachable, repeatable, VERBS } from './commands';
+import { shortcutOf } from './keys';
 import { humane, Names } from './names';
 import { html } from './svg';
 
@@ -15,12 +19,19 @@ export class Actor {
   private opened = new Map<string, Legal[]>(); // a list's opened group, by the list's key
   private pages = new Map<string, number>();
 
-  constructor(private readonly names: Names, private readonly onMap: Set<string>, private readonly choose: (c: Legal) => void) {}
+  private again: { key: string; what: string } | null = null; // the clearing command a tap repeats
+  private againAt = new Map<string, Legal>(); // where it may be repeated now
+  private done = ''; // what the player's last choice played, in words
+
+  constructor(private readonly names: Names, private readonly onMap: Set<string>, private readonly choose: (c: Legal) => void) {
+    document.addEventListener('keydown', (e) => this.onKey(e));
+  }
 
   // A new legal list (once per command): the selection stays where it still offers something.
   // `turn` names the turn it belongs to (round and seat): while the player ends that turn
   // step by step ("End turn"), the next step's end comes back to be played at once.
-  setLegal(legal: Legal[], turn: string): Legal | null {
+  // `marchLeft` is the view's: the moves left in a march under way (0: none under way).
+  setLegal(legal: Legal[], turn: string, marchLeft = 0): Legal | null {
     this.root.classList.remove('busy');
     this.arranged = arrange(legal, this.onMap);
     this.opened.clear();
@@ -29,7 +40,16 @@ export class Actor {
     if (!this.selected || !movesFrom(this.here(), this.selected).has(this.dest)) this.dest = '';
     this.root.dataset.commands = String(legal.length);
     this.root.dataset.reachable = String(reachable(this.arranged));
+    if (turn !== this.turn) this.again = null;
     this.turn = turn;
+    this.marchLeft = marchLeft;
+    this.findAgain();
+    const then = this.goOn();
+    if (then) {
+      this.render();
+      this.hold(true);
+      return then;
+    }
     if (this.endingTurn && this.endingTurn === turn && !this.arranged.answers.length && this.arranged.ends.length) {
       this.render();
       this.hold(true);
@@ -49,19 +69,81 @@ export class Actor {
 
   private turn = '';
   private endingTurn = '';
+  private marchLeft = 0;
+  private then: { from: string; to: string; count: number } | null = null; // a march's second move, asked for
 
-  // Whether the step is only "where?": every command is one per clearing, none elsewhere (a
-  // setup placement), so a click on a clearing plays its command at once.
-  private onlyWhere(): boolean {
-    const a = this.arranged;
-    if (a.answers.length || a.ends.length || a.byVerb.size) return false;
-    return [...a.byClearing.values()].every((cmds) => cmds.length === 1 && !isMove(cmds[0]));
+  // A march's two moves asked for with one tap (the far clearing): once the first is played,
+  // the second, when it is legal in this march as asked (else the march stops where it is and
+  // says so; a fee card to choose is asked).
+  private goOn(): Legal | null {
+    const t = this.then;
+    this.then = null;
+    if (!t || this.marchLeft !== 1 || this.arranged.answers.length) return null;
+    const way = (movesFrom(this.arranged.byClearing.get(t.from) ?? [], t.from).get(t.to) ?? []).filter((c) => c.command?.clearing === t.from && (c.command?.count ?? 0) === t.count);
+    if (way.length === 1) { this.done += ` · ${this.labelOf(way[0])}`; this.selected = t.to; return way[0]; }
+    if (way.length > 1) { this.selected = t.from; this.dest = t.to; this.destCount = t.count; return null; }
+    this.done += ` · stopped in ${this.names.place(t.from)}: ${this.names.place(t.to)} cannot be reached from there in this march`;
+    return null;
+  }
+
+  // Where one tap plays both moves of a march not yet begun: a clearing a path away from one
+  // of the selected clearing's destinations (and no destination itself), with the clearing
+  // passed through.  Only where that first move is one command (no fee card to choose), and
+  // not across a Border Bridge for the second (its fee card may be missing from the hand).
+  private farAway(): Map<string, string> {
+    const out = new Map<string, string>();
+    if (!this.selected || this.dest || this.marchLeft !== 0) return out;
+    const moves = movesFrom(this.here(), this.selected);
+    for (const [mid, cmds] of moves) {
+      const first = cmds.filter((c) => c.command?.clearing === this.selected && (c.command?.kind ?? '').endsWith('MARCH'));
+      if (!first.length || !this.onMap.has(mid) || this.firstMove(first) === null) continue;
+      for (const far of this.names.near(mid)) {
+        if (far !== this.selected && !moves.has(far) && !out.has(far) && this.onMap.has(far)) out.set(far, mid);
+      }
+    }
+    return out;
+  }
+
+  // The move a destination's tap plays (the count the stepper says): the command, or null when
+  // a fee card is still to be chosen among several.
+  private firstMove(cmds: Legal[]): Legal | null {
+    const n = this.countOf(cmds);
+    const these = cmds.filter((c) => (c.command?.count ?? 0) === n);
+    return these.length === 1 ? these[0] : null;
+  }
+
+  // How many a move to one destination takes: as many as the stepper says (all, by default),
+  // or fewer where fewer may go.
+  private countOf(cmds: Legal[]): number {
+    const counts = cmds.map((c) => c.command?.count ?? 0);
+    const fit = counts.filter((n) => !this.howMany || n <= this.howMany);
+    return fit.length ? Math.max(...fit) : Math.min(...counts);
+  }
+
+  // The one command a tap on a clearing plays at once: its only command (a move excepted,
+  // which still needs its destination), else the repeated command while the repeat is on.
+  private oneTap(id: string): Legal | null {
+    const here = this.arranged.byClearing.get(id) ?? [];
+    if (here.length === 1 && !isMove(here[0])) return here[0];
+    return this.againAt.get(id) ?? null;
+  }
+
+  // Where the last clearing command may be played again (one of its kind, with its piece);
+  // nothing while a decision waits for an answer.
+  private findAgain(): void {
+    this.againAt.clear();
+    if (!this.again || this.arranged.answers.length) { this.again = null; return; }
+    for (const [id, cmds] of this.arranged.byClearing) {
+      const same = cmds.filter((c) => againKey(c) === this.again?.key);
+      if (same.length === 1) this.againAt.set(id, same[0]);
+    }
+    if (!this.againAt.size) this.again = null;
   }
 
   // The clearings the map highlights: where a command is, or the chosen move's destinations.
   targets(): Set<string> {
     if (this.selected && !this.dest) {
-      const to = [...movesFrom(this.here(), this.selected).keys()].filter((c) => this.onMap.has(c));
+      const to = [...movesFrom(this.here(), this.selected).keys(), ...this.farAway().keys()].filter((c) => this.onMap.has(c));
       if (to.length) return new Set([this.selected, ...to]);
     }
     return new Set(this.arranged.byClearing.keys());
@@ -70,18 +152,24 @@ export class Actor {
   // Marks the selection on the freshly drawn map (board.ts draws the highlighted targets).
   decorate(map: SVGSVGElement): void {
     const to = this.selected && !this.dest ? movesFrom(this.here(), this.selected) : new Map<string, Legal[]>();
+    const far = this.farAway();
     for (const g of Array.from(map.querySelectorAll<SVGGElement>('g.clearing'))) {
       const id = g.dataset.clearing ?? '';
       g.classList.toggle('selected', id === this.selected);
       g.classList.toggle('dest', to.has(id) && id !== this.selected);
+      g.classList.toggle('dest2', far.has(id));
+      g.classList.toggle('again', this.againAt.has(id) && !to.has(id) && !far.has(id) && id !== this.selected);
     }
   }
 
   onClearing(id: string, redraw: () => void): void {
     if (this.root.classList.contains('busy')) return; // the map waits for the command too
     const moves = this.selected ? movesFrom(this.here(), this.selected) : new Map<string, Legal[]>();
+    const one = this.oneTap(id);
+    const far = this.farAway().get(id);
     if (this.selected && !this.dest && id !== this.selected && moves.has(id)) this.pickDest(id);
-    else if (this.onlyWhere() && this.arranged.byClearing.has(id)) { this.run((this.arranged.byClearing.get(id) ?? [])[0]); return; }
+    else if (far) { const first = this.firstMove((moves.get(far) ?? []).filter((c) => c.command?.clearing === this.selected)); if (first) { this.then = { from: far, to: id, count: first.command?.count ?? 0 }; this.run(first); return; } }
+    else if (one && id !== this.selected) { this.selected = ''; this.run(one); return; }
     else if (this.arranged.byClearing.has(id)) { this.selected = id === this.selected ? '' : id; this.dest = ''; this.howMany = 0; }
     else { this.selected = ''; this.dest = ''; }
     this.opened.clear();
@@ -95,13 +183,10 @@ export class Actor {
   // where fewer may go) plays at once; only a choice of fee card asks a further question.
   private pickDest(to: string): void {
     const cmds = movesFrom(this.here(), this.selected).get(to) ?? [];
-    const counts = cmds.map((c) => c.command?.count ?? 0);
-    const fit = counts.filter((n) => !this.howMany || n <= this.howMany);
-    const n = fit.length ? Math.max(...fit) : Math.min(...counts);
-    const these = cmds.filter((c) => (c.command?.count ?? 0) === n);
-    if (these.length === 1) { this.run(these[0]); return; }
+    const one = this.firstMove(cmds);
+    if (one) { this.run(one); return; }
     this.dest = to;
-    this.destCount = n;
+    this.destCount = this.countOf(cmds);
   }
 
   private howMany = 0; // how many a destination's click moves; 0 = all that may go
@@ -111,6 +196,10 @@ export class Actor {
     // a move goes on from where it ended: its destination's menu opens next
     if (isMove(c) && c.command?.clearing === this.selected) this.selected = c.command?.to ?? '';
     this.dest = '';
+    this.done = this.labelOf(c);
+    // a clearing command (a build, a recruit, a placement...) may be repeated elsewhere by a tap
+    if (repeatable(c, this.onMap)) this.again = { key: againKey(c), what: (VERBS.find(([v]) => v === c.verb)?.[1] ?? 'Do it') + (c.command?.piece ? ` ${humane(c.command.piece)}` : '') };
+    else if (this.again && againKey(c) !== this.again.key) this.again = null;
     this.hold(true);
     this.choose(c);
   }
@@ -118,14 +207,19 @@ export class Actor {
   private render(): void {
     const a = this.arranged;
     const parts: HTMLElement[] = [];
+    if (this.done) parts.push(html('p', { class: 'act-done', id: 'act-done', 'aria-live': 'polite' }, `Played: ${this.done}`));
     if (a.ends.length) {
-      const ends = html('div', { class: 'act-ends' }, ...a.ends.map((c) => this.button(c.label || 'End this step', c, 'cmd end')));
+      const ends = html('div', { class: 'act-ends' }, ...a.ends.map((c, i) => this.keyed(this.button(c.label || 'End this step', c, 'cmd end'), i ? '' : 'E')));
       if (!a.answers.length && this.turn) {
         const whole = html('button', { type: 'button', class: 'end-turn', id: 'end-turn', title: 'ends each step in turn, stopping at one that cannot simply end' }, 'End turn');
-        whole.addEventListener('click', () => { this.endingTurn = this.turn; this.run(a.ends[0]); });
-        ends.append(whole);
+        whole.addEventListener('click', () => this.endTurn());
+        ends.append(this.keyed(whole, 'T'));
       }
       parts.push(ends);
+    }
+    if (this.again) {
+      const stop = this.keyed(this.plain('stop', () => { this.again = null; this.againAt.clear(); this.render(); this.redraw(); }), 'Escape');
+      parts.push(html('section', { class: 'act-again', id: 'act-again' }, `↻ ${this.again.what} again: tap a clearing ringed in purple dashes (${this.againAt.size}) `, stop));
     }
     if (a.answers.length) parts.push(this.section('Your answer', 'answers', a.answers, 'act-answers'));
     if (this.selected) parts.push(this.clearingMenu());
@@ -143,6 +237,36 @@ export class Actor {
     if (this.root.classList.contains('busy')) this.hold(true); // redrawn while a command is on its way
   }
 
+  private endTurn(): void {
+    if (!this.arranged.ends.length || this.root.classList.contains('busy')) return;
+    this.endingTurn = this.arranged.answers.length ? '' : this.turn;
+    this.run(this.arranged.ends[0]);
+  }
+
+  // The keyboard: E ends the step, T the turn, D declines a decision, Escape closes the open
+  // menu (or stops the repeat), - and + set how many a move takes.  Keys typed into a field,
+  // or with a modifier, are the browser's.
+  private onKey(e: KeyboardEvent): void {
+    const key = shortcutOf(e);
+    if (!key || !this.root.isConnected || this.root.classList.contains('busy')) return;
+    const a = this.arranged;
+    const decline = a.answers.find((c) => (c.command?.kind ?? '').endsWith('DECLINE'));
+    if (key === 'e' && a.ends.length) this.run(a.ends[0]);
+    else if (key === 't' && a.ends.length && this.turn) this.endTurn();
+    else if (key === 'd' && decline) this.run(decline);
+    else if (key === 'Escape' && (this.selected || this.again || this.opened.size)) { this.selected = ''; this.dest = ''; this.again = null; this.againAt.clear(); this.opened.clear(); this.render(); this.redraw(); }
+    else if ((key === '-' || key === '+') && this.selected && !this.dest) this.stepCount(key === '+' ? 1 : -1);
+    else return;
+    e.preventDefault();
+  }
+
+  private keyed(b: HTMLElement, key: string): HTMLElement {
+    if (!key) return b;
+    b.setAttribute('aria-keyshortcuts', key);
+    b.append(html('kbd', { class: 'key' }, key === 'Escape' ? 'Esc' : key));
+    return b;
+  }
+
   // The map redraws through the page (set by it): the selection changed from the panel.
   redraw: () => void = () => undefined;
 
@@ -156,15 +280,16 @@ export class Actor {
     const moves = movesFrom(this.here(), this.selected);
     if (this.dest) {
       const cmds = (moves.get(this.dest) ?? []).filter((c) => (c.command?.count ?? 0) === this.destCount);
-      const choices: Choice[] = cmds.map((c) => ({ label: c.label || c.id, legal: c }));
+      const choices: Choice[] = cmds.map((c) => ({ label: this.labelOf(c), legal: c }));
       box.append(html('h4', {}, `${where} → ${this.names.place(this.dest)}: which card pays?`), this.list('count', choices, (ch) => this.take(ch, 'count')),
         this.plain('◂ other destination', () => { this.dest = ''; this.render(); this.redraw(); }));
       return box;
     }
     if (moves.size) {
       const dests: Choice[] = [...moves.keys()].map((to) => ({ label: `→ ${this.names.place(to)}`, group: moves.get(to) ?? [] }));
-      box.append(this.countPicker(moves));
-      box.append(html('h4', {}, 'Move from here: click a destination on the map, or'), this.list('dest', dests, (ch) => {
+      box.append(this.countPicker());
+      const far = this.farAway().size ? ' (one more path away, dotted: both moves of the march)' : '';
+      box.append(html('h4', {}, `Move from here: click a destination on the map${far}, or`), this.list('dest', dests, (ch) => {
         const to = [...moves.keys()].find((t) => `→ ${this.names.place(t)}` === ch.label) ?? '';
         this.onClearing(to, () => this.redraw());
       }));
@@ -177,22 +302,49 @@ export class Actor {
     return box;
   }
 
-  // How many a destination's click moves: all (the default) or fewer, set before the click.
-  private countPicker(moves: Map<string, Legal[]>): HTMLElement {
-    const counts = [...new Set([...moves.values()].flat().map((c) => c.command?.count ?? 0))].sort((x, y) => y - x);
+  // The counts a move out of the selected clearing may take, largest first.
+  private counts(): number[] {
+    const moves = movesFrom(this.here(), this.selected);
+    return [...new Set([...moves.values()].flat().map((c) => c.command?.count ?? 0))].sort((x, y) => y - x);
+  }
+
+  // One step up or down the counts (0, "all", is the top).
+  private stepCount(by: number): void {
+    const counts = this.counts();
+    if (counts.length < 2) return;
+    const at = this.howMany ? counts.indexOf(this.howMany) : 0;
+    const next = Math.max(0, Math.min(counts.length - 1, at - by));
+    this.howMany = next === 0 ? 0 : counts[next];
+    this.render();
+  }
+
+  // How many a destination's tap moves: a stepper in place, at all (the usual choice) unless
+  // set lower before the tap.
+  private countPicker(): HTMLElement {
+    const counts = this.counts();
     const box = html('div', { class: 'how-many', id: 'how-many' }, 'How many: ');
-    if (counts.length < 2) { box.append(String(counts[0] ?? '')); return box; }
-    for (const n of [0, ...counts.slice(1)].slice(0, CHOICES_MAX)) {
-      const b = html('button', { type: 'button', class: 'count', 'aria-pressed': String(this.howMany === n), 'data-count': String(n) }, n ? String(n) : `all (${counts[0]})`);
-      b.addEventListener('click', () => { this.howMany = n; this.render(); });
-      box.append(b);
-    }
+    if (counts.length < 2) { box.append(html('output', { class: 'count-value' }, String(counts[0] ?? ''))); return box; }
+    const shown = this.howMany ? `${this.howMany} of ${counts[0]}` : `all ${counts[0]}`;
+    const less = this.plain('−', () => this.stepCount(-1));
+    const more = this.plain('+', () => this.stepCount(1));
+    less.setAttribute('aria-keyshortcuts', '-');
+    more.setAttribute('aria-keyshortcuts', '+');
+    less.setAttribute('aria-label', 'move fewer');
+    more.setAttribute('aria-label', 'move more');
+    if (this.howMany === Math.min(...counts)) less.setAttribute('disabled', '');
+    if (!this.howMany) more.setAttribute('disabled', '');
+    box.append(less, html('output', { class: 'count-value', id: 'count-value', 'aria-live': 'polite' }, shown), more);
     return box;
   }
 
   private section(heading: string, key: string, cmds: Legal[], cls: string): HTMLElement {
-    const choices = choicesOf(cmds, (c) => c.label || c.id, (field, value, n) => `${this.groupName(field, value)} (${n})`);
+    const choices = choicesOf(cmds, (c) => this.labelOf(c), (field, value, n) => `${this.groupName(field, value)} (${n})`);
     return html('section', { class: cls, 'data-key': key }, html('h4', {}, heading), this.list(key, choices, (ch) => this.take(ch, key)));
+  }
+
+  // A command as the player reads it: the server's label, with any id in it as a name.
+  private labelOf(c: Legal): string {
+    return this.names.scrub(c.label || c.id);
   }
 
   private groupName(field: number, value: string): string {
@@ -214,7 +366,7 @@ export class Actor {
     const open = this.opened.get(key);
     const ul = html('ul', { class: 'choices', 'data-key': key });
     if (open) {
-      const inner = choicesOf(open, (c) => c.label || c.id, (f, v, n) => `${this.groupName(f, v)} (${n})`);
+      const inner = choicesOf(open, (c) => this.labelOf(c), (f, v, n) => `${this.groupName(f, v)} (${n})`);
       const shown = page(inner, this.pages.get(key + '>') ?? 0);
       for (const ch of shown.items) ul.append(html('li', {}, this.choiceButton(ch, () => ('legal' in ch ? this.run(ch.legal) : this.openInner(key, ch.group)))));
       ul.append(html('li', {}, this.plain('◂ back', () => { this.opened.delete(key); this.render(); })));

@@ -44,7 +44,7 @@ export function battlePanel(view: ViewFacts, names: Names): HTMLElement | null {
     row('Hits:', `${seatName(b.attacker)} deals ${toDef}${b.extra_to_defender ? ` (${b.extra_to_defender} extra)` : ''}, ${seatName(b.defender)} deals ${toAtt}${b.extra_to_attacker ? ` (${b.extra_to_attacker} extra)` : ''}`);
   }
   if (b.looting) row('Looting:', 'declared');
-  if ((b.effects_used ?? []).length) row('Used:', (b.effects_used ?? []).map((u) => { const [s, e] = u.split(':'); return `${humane(e ?? '')} (${s})`; }).join(', '));
+  if ((b.effects_used ?? []).length) row('Used:', (b.effects_used ?? []).map((u) => { const [s, e] = u.split(':'); return `${humane(e ?? '')} (${names.seat(s)})`; }).join(', '));
   return box;
 }
 

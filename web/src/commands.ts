@@ -114,3 +114,14 @@ export function reachable(a: Arranged): number {
   for (const cmds of a.byVerb.values()) n += cmds.length;
   return n;
 }
+
+// What makes two commands "the same again" in different clearings: their kind and piece (a
+// workshop build repeats as a workshop build, a recruit as a recruit).
+export const againKey = (c: Legal): string => `${c.command?.kind ?? ''}|${c.command?.piece ?? ''}|${verbOf(c)}`;
+
+// Whether a tap elsewhere may repeat the command: one done in a clearing that is no move and
+// no battle (a battle's target is a choice of its own each time).
+export function repeatable(c: Legal, onMap: Set<string>): boolean {
+  const verb = verbOf(c);
+  return !!anchorOf(c, onMap) && !isMove(c) && verb !== 'COMMAND_VERB_BATTLE';
+}

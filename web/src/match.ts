@@ -181,7 +181,7 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
     track.replaceChildren(scoreTrack(shown));
     boards.replaceChildren(view ? seatBoards(view, cards, names) : html('p', {}, 'Seat boards show in the live view.'));
     hand.replaceChildren(view && playing ? handOf(view, cards) : html('span'));
-    text.textContent = textView(board, data, suits);
+    text.textContent = textView(board, names, data, suits);
     chart.replaceChildren(scoreChart(perRound()));
     const battle = view ? battlePanel(view, names) : null;
     battleBox.replaceChildren(...(battle ? [battle] : []));
@@ -196,7 +196,7 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
     if (!playing || legal === lastLegal) return;
     lastLegal = legal;
     const ownTurn = live && seatName(live.turn_seat) === me && !seatName(live.decision?.seat) ? `${live.round}:${me}` : '';
-    const next = actor.setLegal(live?.winner ? [] : legal, ownTurn);
+    const next = actor.setLegal(live?.winner ? [] : legal, ownTurn, Number(live?.march_left ?? 0));
     drawMap(); // the map's highlighted clearings are the new choices'
     signal.update(legal.length > 0 && !live?.winner, promptText(live ?? {}, names, true));
     // played after the current command's handling is over (a macrotask), never inside it

@@ -4,9 +4,9 @@
 
 import { factionName, seatName } from './model';
 
-export interface ClearingData { id: string; name: string; forest_ids?: string[] }
+export interface ClearingData { id: string; name: string; forest_ids?: string[]; adjacent_ids?: string[]; map_name?: string }
 export interface CardData { id: string; name: string; suit?: string }
-export interface GameData { clearings: ClearingData[]; cards: CardData[] }
+export interface GameData { clearings: ClearingData[]; cards: CardData[]; quests?: { id: string; name: string }[] }
 
 const ID_SHAPE = /\b[a-z][a-z_]*\.[a-z0-9_.]*[a-z0-9_]/g;
 
@@ -15,14 +15,20 @@ export const humane = (s: string): string => s.replace(/^base_(\w+)$/, '$1 base'
 export class Names {
   private readonly places = new Map<string, string>();
   private readonly cards = new Map<string, string>();
+  private readonly paths = new Map<string, string[]>();
+  private readonly maps = new Map<string, string>();
+  private readonly quests = new Map<string, string>();
   constructor(data: GameData, private readonly factions: Record<string, string>) {
     const around = new Map<string, string[]>();
     for (const c of data.clearings) {
       this.places.set(c.id, c.name);
+      this.paths.set(c.id, c.adjacent_ids ?? []);
+      this.maps.set(c.id, c.map_name ?? '');
       for (const f of c.forest_ids ?? []) around.set(f, [...(around.get(f) ?? []), c.name]);
     }
     for (const [f, names] of around) this.places.set(f, `the forest by ${names.join(', ')}`);
     for (const c of data.cards) this.cards.set(c.id, c.name);
+    for (const q of data.quests ?? []) this.quests.set(q.id, q.name);
   }
 
   place(id: string | undefined): string {
@@ -30,9 +36,19 @@ export class Names {
     return this.places.get(id) ?? humane(id.split('.').pop() ?? id);
   }
 
+  // The clearings a path leads to from a clearing on its own map (the game data's; a Border
+  // Bridge to the other map is left out).
+  near(id: string): string[] {
+    return (this.paths.get(id) ?? []).filter((c) => this.maps.get(c) === this.maps.get(id));
+  }
+
   card(id: string): string {
     if (id === 'hidden') return 'a hidden card';
     return this.cards.get(id) ?? humane(id);
+  }
+
+  quest(id: string | undefined): string {
+    return this.quests.get(id ?? '') ?? humane(id ?? '');
   }
 
   cardList(ids: string[] | undefined): string {
