@@ -6,19 +6,11 @@ import { humane, Names } from './names';
 import { seatName } from './model';
 import { html } from './svg';
 
-// The parts of a view these panels read (proto View / BattleView / DecisionView as JSON).
-export interface BattleFacts {
-  attacker?: string; defender?: string; clearing?: string; stage?: string; dice?: number[]; ambush?: string;
-  hits_to_defender?: number; hits_to_attacker?: number; extra_to_defender?: number; extra_to_attacker?: number;
-  effects_used?: string[]; looting?: boolean;
-}
-export interface DecisionFacts { seat?: string; kind?: string; clearing?: string; target?: string; count?: number }
-export interface PieceFacts { seat?: string; warriors?: number }
-export interface ViewFacts {
-  viewer?: string; step?: string; phase?: string; turn_seat?: string; actions?: number; march_left?: number;
-  battle?: BattleFacts; decision?: DecisionFacts; winner?: string;
-  clearings?: { id: string; pieces?: PieceFacts[] }[];
-}
+import type { View } from './contract';
+
+// The view these panels read (proto View, BattleView and DecisionView as JSON).
+export type ViewFacts = Partial<View>; // a page before its first view reads an empty one
+type DecisionFacts = NonNullable<View['decision']>;
 
 function warriorsOf(view: ViewFacts, clearing: string | undefined, seat: string | undefined): number {
   const c = (view.clearings ?? []).find((x) => x.id === clearing);

@@ -4,12 +4,9 @@
 // list offered at once holds more than CHOICES_MAX entries: a longer one is split by the first
 // field its commands differ in, and pages past that.  Pure: no DOM here.
 
-export interface Cmd {
-  kind?: string; seat?: string; clearing?: string; to?: string; count?: number; target?: string;
-  piece?: string; cards?: string[]; clearings?: string[];
-}
-export interface Cost { card_ids?: string[]; supporter_ids?: string[]; items_exhausted?: string[]; items_lost?: string[]; warriors?: number; wood?: number }
-export interface Legal { id: string; command?: Cmd; label?: string; verb?: string; cost?: Cost; vp?: number }
+import type { LegalCommand } from './contract';
+
+export type Legal = LegalCommand;
 
 export const CHOICES_MAX = 15;
 

@@ -4,9 +4,7 @@
 
 import { factionName, seatName } from './model';
 
-export interface ClearingData { id: string; name: string; forest_ids?: string[]; adjacent_ids?: string[]; map_name?: string }
-export interface CardData { id: string; name: string; suit?: string }
-export interface GameData { clearings: ClearingData[]; cards: CardData[]; quests?: { id: string; name: string }[] }
+import type { GameData } from './contract';
 
 const ID_SHAPE = /\b[a-z][a-z_]*\.[a-z0-9_.]*[a-z0-9_]/g;
 

@@ -3,11 +3,7 @@
 
 import { humane, Names } from './names';
 
-// The fields of an event the log reads (proto Event, as the gateway sends it).
-export interface GameEvent {
-  kind?: string; seat?: string; clearing?: string; to?: string; count?: number; target?: string;
-  piece?: string; cards?: string[]; clearings?: string[]; values?: number[]; amount?: number; text?: string;
-}
+import type { GameEvent } from './contract';
 
 const plural = (n: number, word: string): string => `${n} ${humane(word)}${n === 1 || word.endsWith('s') ? '' : 's'}`;
 const cardCount = (e: GameEvent): number => e.count || (e.cards ?? []).length;
