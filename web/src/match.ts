@@ -115,10 +115,17 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
     button('first', '⏮ first', () => go(0)), button('prev', '◀ previous', () => step(-1)), button('next', 'next ▶', () => step(1)),
     button('last', 'last ⏭', () => go(versions()[versions().length - 1])), button('live', '● live', () => go(null)), slider, versionLabel);
   slider.addEventListener('input', () => go(versions()[Number(slider.value)]));
-  const side = html('aside', { class: 'side' }, html('h3', {}, 'Score per round'), chart, html('h3', {}, 'Log'), log);
   const standing = playing ? standingForm(matchId, token) : html('div');
-  root.replaceChildren(head, clock, notices, strip, track, scrubber, html('div', { class: 'main' }, map, side), prompt, errorBox, battleBox, actor.root, options, hand, standing, boards,
-    html('details', {}, html('summary', {}, 'Text view of the board'), text));
+  const details = html('details', {}, html('summary', {}, 'Text view of the board'), text);
+  if (playing) {
+    // a seat acts beside the board (what is asked, the choices, then the log), not below it
+    const side = html('aside', { class: 'side acting' }, prompt, errorBox, battleBox, actor.root, options,
+      html('h3', {}, 'Log'), log, html('h3', {}, 'Score per round'), chart);
+    root.replaceChildren(head, clock, notices, strip, track, scrubber, html('div', { class: 'main playing' }, map, side), hand, standing, boards, details);
+  } else {
+    const side = html('aside', { class: 'side' }, html('h3', {}, 'Score per round'), chart, html('h3', {}, 'Log'), log);
+    root.replaceChildren(head, clock, notices, strip, track, scrubber, html('div', { class: 'main' }, map, side), prompt, errorBox, battleBox, actor.root, options, hand, standing, boards, details);
+  }
   if (asked.refused) notify(asked.refused, 'refused-link');
 
   function notify(message: string, kind: string): void {
