@@ -36,7 +36,7 @@ from frontier.arena.ratings import Board
 from frontier.arena.store import BOARD_KEY
 from frontier.ops.stack import Stack, StackConfig
 from frontier.runtime.bus import ARENA_BUCKET
-from frontier.v1 import arena_pb2, arena_pb2_grpc, match_pb2_grpc
+from frontier.v1 import arena_pb2, arena_pb2_grpc, match_pb2, match_pb2_grpc
 
 from .campaign_audit import (
     RATED,
@@ -83,6 +83,7 @@ class Churn:
     leaves: dict[str, int] = field(default_factory=dict)  # bot name -> times it went
     killed_bot: str = ""
     killed_matches: list[str] = field(default_factory=list)  # the seats it held then
+    killed_seat_missed: bool = False  # whose seat then missed a deadline (else: nothing left)
 
 
 @dataclass
@@ -123,7 +124,11 @@ class CampaignReport:
             )
         if self.churn.killed_bot:
             killed = ", ".join(self.churn.killed_matches)
-            out.append(f"killed {self.churn.killed_bot} (SIGKILL) holding a seat of {killed}")
+            missed = "missed deadlines" if self.churn.killed_seat_missed else "had no decision left"
+            out.append(
+                f"killed {self.churn.killed_bot} (SIGKILL) holding a seat of {killed}; "
+                f"the seat then {missed}"
+            )
         out.extend(f"void {m}: {why}" for m, why in sorted(a.void.items()))
         out.extend(f"PROBLEM: {p}" for p in a.problems)
         out.append("all checks hold" if a.ok else f"{len(a.problems)} problems")
@@ -313,7 +318,8 @@ class Campaign:
         )
 
     def _check_kill(self, found: Audit) -> None:
-        """The killed bot's matches ended, counted, with its seat marked left."""
+        """The killed bot's matches ended, counted, with its seat marked left if the seat
+        missed a deadline afterwards (a seat with no decision left to make missed none)."""
         if not self.churn.killed_bot:
             found.problems.append("no bot was killed mid-match (none held a seat in time)")
             return
@@ -323,9 +329,14 @@ class Campaign:
             if match is None:
                 found.problems.append(f"match {match_id}, where a bot was killed, never ended")
                 continue
-            seats = [s for s in match.seats if s.bot_id == victim.bot_id]
-            if not seats or not all(s.left for s in seats):
-                found.problems.append(f"match {match_id}: the killed bot is not recorded as left")
+            info = self.matches.GetMatchInfo(
+                match_pb2.GetMatchInfoRequest(match_id=match_id), timeout=CALL_TIMEOUT_S
+            )
+            missed = {r.seat for r in info.seat_records if r.strikes or r.taken_over}
+            for seat in (s for s in match.seats if s.bot_id == victim.bot_id):
+                if seat.seat in missed and not seat.left:
+                    found.problems.append(f"match {match_id}: the killed bot is not marked left")
+                self.churn.killed_seat_missed = seat.seat in missed
 
 
 async def read_board(nats_url: str) -> Board:
