@@ -178,7 +178,10 @@ class Player:
         leaving = bool(self.options.seats) and self.played >= self.options.seats
         done = arena_pb2.SeatDone(match_id=assignment.match_id, leaving=leaving)
         self.outgoing.put_nowait(arena_pb2.EnterRequest(seat_done=done))
-        if leaving:
+        # It stays in the arena until its other seats in play are over too: a bot that
+        # leaves with a seat in play is counted as having left that match.
+        here = asyncio.current_task()
+        if leaving and not any(t is not here and not t.done() for t in self.tasks):
             self.finished.set()
 
 

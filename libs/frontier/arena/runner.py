@@ -231,13 +231,17 @@ class Arena:
             match_pb2.GetMatchInfoRequest(match_id=record.match_id), timeout=CALL_TIMEOUT_S
         )
         taken = {enum_from_proto(Seat, r.seat).value for r in info.seat_records if r.taken_over}
+        struck = {enum_from_proto(Seat, r.seat).value for r in info.seat_records if r.strikes}
         for seat in record.seats:
             if not seat.bot_id or seat.builtin:
                 continue
             if seat.seat in taken:
                 seat.left = True
-            elif seat.left and self.lobby.is_present(seat.bot_id):
-                seat.left = False  # its stream broke, but it came back and played on
+            elif seat.left and self.lobby.is_present(seat.bot_id) and seat.seat not in struck:
+                # its stream broke, but it came back and played on.  Present again is not
+                # enough: a bot whose process died and started anew enters again without its
+                # old seats, which then miss deadlines until the match ends or the takeover
+                seat.left = False
         return True
 
     async def finish(self, record: MatchResult) -> None:

@@ -4,13 +4,18 @@
     frontier arena register --name NAME [--description TEXT] [--url HOST:PORT] [--json]
     frontier arena status [--url HOST:PORT] [--json]
     frontier arena leaderboard [--url HOST:PORT] [--json]
+    frontier arena campaign [--matches N] [--max-rounds R] [--seed S] [--churn-every K]
+                            [--capacity C] [--in-play M] [--timeout-s T] [--workdir DIR] [--json]
 
 ``run`` *is* the arena service (the same process as ``python -m services.arena``), in the
 foreground, configured from the FRONTIER_* environment (docs/arena.md) with the flags on
 top: one place seats the bots and writes the board.  The other commands are clients of a
 running arena's ArenaService (``--url``, default FRONTIER_ARENA_URL or 127.0.0.1:50057).
 ``register`` sends FRONTIER_HOST_KEY as the owner's host key and prints the bot key once:
-only its hash is kept, so a lost key means registering a new bot.
+only its hash is kept, so a lost key means registering a new bot.  ``campaign`` is a long
+unattended run on a local stack of its own (:mod:`frontier.bench.campaign`): bots join and
+leave, and at the end it checks that no match was lost and prints the board; it exits 1
+when a check fails.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -25,8 +32,9 @@ from google.protobuf.json_format import MessageToDict
 
 from frontier.arena.main import DEFAULT_PORT, ArenaSettings
 from frontier.arena.main import run as run_arena
+from frontier.bench.campaign import CampaignConfig, run_campaign
 from frontier.bots.sdk import error_details
-from frontier.cli.usage import EXIT_FAILED, EXIT_OK, error
+from frontier.cli.usage import EXIT_FAILED, EXIT_OK, error, non_negative_int, positive_int
 from frontier.runtime.server import configure_logging, run_service
 from frontier.runtime.settings import host_key_metadata
 from frontier.runtime.tls import sync_channel
@@ -57,6 +65,53 @@ def add_arena_commands(commands: Any) -> None:
         action.add_argument("--url", default="", help=f"the arena (${URL_ENV})")
         action.add_argument("--json", action="store_true", help="print one JSON object")
         action.set_defaults(run=client_command)
+    _add_campaign(sub)
+
+
+def _add_campaign(sub: Any) -> None:
+    campaign = sub.add_parser(
+        "campaign", help="a long unattended run on a local stack: churn, checks, the board"
+    )
+    add = campaign.add_argument
+    add("--matches", type=positive_int, default=200, help="rated matches to wait for (200)")
+    add("--max-rounds", type=non_negative_int, default=0, help="rounds per match (0: all)")
+    add("--seed", type=int, default=0, help="the arena's seed (0)")
+    add("--churn-every", type=positive_int, default=10, help="seats a bot plays, then leaves")
+    add("--capacity", type=positive_int, default=2, help="seats each bot plays at once (2)")
+    add("--in-play", type=positive_int, default=2, help="matches in play at once (2)")
+    add(
+        "--timeout-s",
+        type=float,
+        default=0.0,
+        help="stop waiting after this long, then check and report (0: never)",
+    )
+    add("--workdir", type=Path, default=None, help="the stack's files and the bots' logs")
+    add("--json", action="store_true", help="print one JSON object")
+    campaign.set_defaults(run=campaign_command)
+
+
+def campaign_command(args: argparse.Namespace) -> int:
+    config = CampaignConfig(
+        matches=args.matches,
+        max_rounds=args.max_rounds,
+        seed=args.seed,
+        churn_every=args.churn_every,
+        capacity=args.capacity,
+        in_play=args.in_play,
+        timeout_s=args.timeout_s,
+        workdir=args.workdir,
+    )
+    try:
+        report = run_campaign(config, say=lambda line: print(line, file=sys.stderr, flush=True))
+    except FileNotFoundError as exc:
+        error(str(exc))
+        return EXIT_FAILED
+    if args.json:
+        print(json.dumps(report.to_json(), sort_keys=True))
+    else:
+        for line in report.lines():
+            print(line)
+    return EXIT_OK if report.audit.ok else EXIT_FAILED
 
 
 def run_command(args: argparse.Namespace) -> int:

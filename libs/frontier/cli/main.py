@@ -11,7 +11,7 @@
     frontier tournament [--matches N] [--lineup L ...] [--bots greedy,random] [--json]
     frontier check-bot --cmd "node mybot.js" [--matches N] [--opponents greedy] [--json]
     frontier keys create --name NAME [--matches-hosted N ...] | list | revoke KEY_ID
-    frontier arena run | register --name NAME | status | leaderboard [--json]
+    frontier arena run | register --name NAME | status | leaderboard | campaign [--json]
 
 Commands, flags and JSON keys are a public interface (scripts and CI parse them).  Each
 command group is a module of this package that adds its subcommands here; this module only

@@ -32,6 +32,7 @@ class Stub:
         self.created: list[match_pb2.CreateMatchRequest] = []
         self.views: dict[str, dict[str, Any]] = {}
         self.taken_over: set[int] = set()
+        self.struck: set[int] = set()
         self.ended = asyncio.Event()
         self.events: list[match_pb2.WatchEventsResponse] = [match_pb2.WatchEventsResponse()]
 
@@ -59,8 +60,12 @@ class Stub:
 
     async def GetMatchInfo(self, request: Any, **_: Any) -> match_pb2.GetMatchInfoResponse:
         records = [
-            match_pb2.SeatPlayRecord(seat=cast(types_pb2.Seat.ValueType, seat), taken_over=True)
-            for seat in self.taken_over
+            match_pb2.SeatPlayRecord(
+                seat=cast(types_pb2.Seat.ValueType, seat),
+                taken_over=seat in self.taken_over,
+                strikes=int(seat in self.struck),
+            )
+            for seat in self.taken_over | self.struck
         ]
         return match_pb2.GetMatchInfoResponse(seat_records=records)
 
@@ -185,3 +190,22 @@ async def test_a_bot_that_comes_back_and_plays_on_has_not_left(stub: Stub, kv: M
     await finish(stub, arena, {"m1": {"winner": "A", "scores": {}}})
     board, _ = await arena.store.board()
     assert board.entrants["b1"].left == 0 and board.entrants["b1"].played == 1
+
+
+async def test_a_bot_back_in_the_arena_whose_seat_missed_deadlines_has_left(
+    stub: Stub, kv: MemoryKV
+):
+    # its process died mid-match and a new one entered: the old seat was struck, and the
+    # match ended before the strike limit took it over
+    lobby = Lobby()
+    presence = lobby.enter("b1", "one", capacity=1)
+    arena = arena_of(stub, kv, lobby)
+    await arena.schedule()
+    seat = presence.outbox[-1].assignment.seat
+    await arena.left("b1", lobby.leave(presence))
+    lobby.enter("b1", "one", 1, arena.playing("b1"))
+    stub.struck = {seat}
+    await finish(stub, arena, {"m1": {"winner": "A", "scores": {}}})
+    board, _ = await arena.store.board()
+    assert board.entrants["b1"].left == 1
+    assert [s.left for s in board.recent[0].seats if s.bot_id == "b1"] == [True]
