@@ -64,6 +64,7 @@ def test_each_mechanic_is_counted_for_the_team_of_the_seat_its_event_names() -> 
         "contraband_crafted": 1,
         "contraband_carried": 1,
         "contraband_scored": 1,
+        "contraband_scored_warriors": 1,
         "legendary": 1,
         "outrage": 1,
     }
@@ -169,7 +170,7 @@ def test_tournament_json_keeps_its_keys_and_adds_the_statistics() -> None:
     assert set(data) == {"seconds", "commands", "overall", "lineups", "mechanics"}
     row = data["lineups"][MIRROR]
     old = {"games", "team_a_wins", "draws", "bots", "errors"}
-    assert set(row) == old | {"contribution", "mechanics", "score_by_round"}
+    assert set(row) == old | {"contribution", "mechanics", "score_by_round", "early"}
     for bot in ("greedy", "random"):
         (seat,) = row["contribution"][bot]  # the mirror has one seat per team
         assert (seat["role"], seat["faction"], seat["games"]) == ("military1", "marquise", 2)
