@@ -42,7 +42,8 @@ from .evaluation import evaluate
 from .playout import command_value, policy_choice
 from .team_evaluation import evaluate_team
 
-DEFAULT_ITERATIONS = 64  # the registry's "search": about 0.1 s a decision on one core
+DEFAULT_ITERATIONS = 128  # the registry's "search" (see docs/bots.md for its think time)
+BASELINE_ITERATIONS = 64  # "search-v1", the baseline's budget as it was measured
 MAX_DEPTH = 80  # commands per iteration, a safety net: the turn's end comes first
 WIDEN_BASE = 4  # children competing at a new node (progressive widening)...
 WIDEN_RATE = 1.5  # ... and this many more per square root of its visits
