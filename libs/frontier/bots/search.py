@@ -6,16 +6,22 @@ Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012), sized for the var
   (:mod:`frontier.bots.determinize`): hidden hands, supporters, deck, ruins and quests are
   sampled, the true ones are never read.  The in-process bot builds ``view(state, seat)``
   first, so in-process and remote play run the same search on the same information.
-* **The tree** holds the seat's own decisions, keyed by command (the seat's own knowledge
-  is the same in every determinization, so its commands are too); a child's availability
-  counts the iterations where it was legal, and selection is UCB1 over the available
-  children with that count (the ISMCTS rule).  Other seats' decisions inside the horizon
-  (an ambush, Field Hospitals, Outrage) are played by the playout policy, as chance.
-* **The horizon** is the end of the current turn (or ``MAX_DEPTH`` commands): the own
-  turn is where a plan matters (move, then battle, then craft), and a short horizon keeps
-  the playouts cheap and their noise low.  Then :func:`frontier.bots.evaluation.evaluate`
-  judges the position in points: team score, contraband in transit, bridges, and material
-  weighted by the rounds left of the 6.
+* **The tree** holds the seat's own decisions of the current turn, keyed by command (the
+  seat's own knowledge is the same in every determinization, so its commands are too); a
+  child's availability counts the iterations where it was legal, and selection is UCB1
+  over the available children with that count (the ISMCTS rule), widened progressively:
+  the playout policy ranks a node's commands and only the best few compete, more as its
+  visits grow (:func:`_select`).  Other seats' decisions inside the horizon (an ambush,
+  Field Hospitals, Outrage) are played by the playout policy, as chance.
+* **The horizon** is the end of the turn after the current one (or ``max_depth``
+  commands): the own turn is where a plan is made (move, then battle, then craft), and
+  the next seat's turn, played by the playout policy, is the rival's answer to it.  Then
+  :func:`frontier.bots.team_evaluation.evaluate_team` judges the position in points: team
+  score, contraband in transit, bridges, the Vagabonds' items, and material weighted by
+  the rounds left of the 6.
+* **The baseline** (registry name ``search-v1``, :data:`BASELINE`) is the same loop with
+  neither widening nor the extra turn, judged by :func:`frontier.bots.evaluation.evaluate`
+  at 64 iterations: the search the current one is rated against (docs/bots.md).
 * **The budget** is an iteration count (reproducible: the tournament and the tests use it)
   and, optionally, a wall-clock limit; a remote bot takes the limit from the decision's
   ``budget_ms`` (see :func:`time_limit_ms`), so it answers well inside the match clock.
