@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from frontier.engine import Event, EventKind, Team
+from frontier.engine.model import Role
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +40,8 @@ class Mechanic:
 
 # The engine's markers.  Field values are the engine's own strings: crafting names the
 # contraband's clearing in ``to`` (R16); Looting is declared as the battle's ``piece`` (R28);
+# a warrior validates contraband as its own seat, a Vagabond from its Satchel as the Vagabond's
+# seat (R17, R20), so "by warriors" is every validation by a seat that is not a Vagabond;
 # each move flown on the Eyrie's wings uses the per-turn counter "wings_r23" (R23); Outrage
 # puts supporters with the reason "outrage" (R25); Field Hospitals discards the card paid
 # with the reason "field hospitals" (R22).
@@ -48,6 +51,12 @@ MECHANICS: tuple[Mechanic, ...] = (
     ),
     Mechanic("contraband_carried", "contraband carried", EventKind.CONTRABAND_MOVED),
     Mechanic("contraband_scored", "contraband scored", EventKind.CONTRABAND_VALIDATED),
+    Mechanic(
+        "contraband_scored_warriors",
+        "  by warriors",
+        EventKind.CONTRABAND_VALIDATED,
+        lambda e: e.seat[1:] != Role.VAGABOND.value,
+    ),
     Mechanic("contraband_dropped", "contraband dropped", EventKind.CONTRABAND_DROPPED),
     Mechanic("contraband_collected", "contraband collected", EventKind.CONTRABAND_COLLECTED),
     Mechanic("contraband_seized", "contraband seized", EventKind.CONTRABAND_SEIZED),

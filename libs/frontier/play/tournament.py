@@ -68,6 +68,7 @@ class Outcome:
     error: str = ""
     commands: int = 0
     stats: MatchStats | None = None  # None after an error
+    early: bool = False  # over before the end of the last round: a team reached the winning score
 
 
 def schedule(lineups: Sequence[str], bots: Sequence[str], matches: int, seed: int) -> list[Game]:
@@ -100,7 +101,11 @@ def play_game(game: Game) -> Outcome:
         return Outcome(game, "", f"{type(exc).__name__}: {exc}")
     contribution = {seat.value: result.state.seats[seat].vp for seat in config.seats()}
     stats = match_stats(result.events, contribution)
-    return Outcome(game, result.winner, commands=result.command_count, stats=stats)
+    options = result.state.options
+    early = result.state.round < options.max_rounds or (
+        max(result.state.scores.values(), default=0) >= options.winning_score
+    )
+    return Outcome(game, result.winner, commands=result.command_count, stats=stats, early=early)
 
 
 @dataclass
@@ -146,6 +151,7 @@ class LineupResult:
     team_a_wins: int = 0
     draws: int = 0
     games: int = 0
+    early: int = 0  # games over before the end of the last round (R30's winning score)
     errors: list[Outcome] = field(default_factory=list)
     stats: dict[str, BotStats] = field(default_factory=dict)
 
@@ -154,6 +160,7 @@ class LineupResult:
             "games": self.games,
             "team_a_wins": self.team_a_wins,
             "draws": self.draws,
+            "early": self.early,
             "bots": {b: t.as_json() for b, t in self.bots.items()},
             "errors": [
                 {"seed": e.game.seed, "bot_a": e.game.bot_a, "error": e.error} for e in self.errors
@@ -216,6 +223,7 @@ def tally(
         row.games += 1
         row.team_a_wins += outcome.winner == "A"
         row.draws += outcome.winner == "draw"
+        row.early += outcome.early
         for team, bot in ((Team.A, game.bot_a), (Team.B, game.bot_b)):
             if outcome.winner == "draw":
                 result = "draw"

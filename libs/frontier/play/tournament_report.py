@@ -77,7 +77,10 @@ def report(result: TournamentResult) -> str:
     """A readable report: per lineup and bot, then overall."""
     lines: list[str] = []
     for name, r in result.lineups.items():
-        lines.append(f"lineup {name}: {r.games} games, team A won {r.team_a_wins}, {r.draws} draws")
+        lines.append(
+            f"lineup {name}: {r.games} games, team A won {r.team_a_wins}, {r.draws} draws,"
+            f" {r.early} over before the last round's end"
+        )
         lines.append(_HEADER)
         lines.extend(_win_row(bot, t) for bot, t in r.bots.items())
         for e in r.errors[:3]:

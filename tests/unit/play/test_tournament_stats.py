@@ -64,6 +64,7 @@ def test_each_mechanic_is_counted_for_the_team_of_the_seat_its_event_names() -> 
         "contraband_crafted": 1,
         "contraband_carried": 1,
         "contraband_scored": 1,
+        "contraband_scored_warriors": 1,
         "legendary": 1,
         "outrage": 1,
     }
@@ -169,7 +170,7 @@ def test_tournament_json_keeps_its_keys_and_adds_the_statistics() -> None:
     assert set(data) == {"seconds", "commands", "overall", "lineups", "mechanics"}
     row = data["lineups"][MIRROR]
     old = {"games", "team_a_wins", "draws", "bots", "errors"}
-    assert set(row) == old | {"contribution", "mechanics", "score_by_round"}
+    assert set(row) == old | {"contribution", "mechanics", "score_by_round", "early"}
     for bot in ("greedy", "random"):
         (seat,) = row["contribution"][bot]  # the mirror has one seat per team
         assert (seat["role"], seat["faction"], seat["games"]) == ("military1", "marquise", 2)
@@ -195,3 +196,40 @@ def test_the_statistics_are_the_same_with_any_number_of_processes() -> None:
     two = tournament.run([MIRROR], ["greedy", "random"], 2, seed=5, jobs=2).as_json()
     del one["seconds"], two["seconds"]
     assert one == two
+
+
+def test_contraband_validated_by_a_vagabond_is_not_counted_as_carried_by_warriors() -> None:
+    events = [
+        Event(EventKind.CONTRABAND_VALIDATED, seat="A3", piece="sword", target="A3"),
+        Event(EventKind.CONTRABAND_VALIDATED, seat="A1", piece="bag", target="A2"),
+        Event(EventKind.CONTRABAND_VALIDATED, seat="B3", piece="tea", target="B2"),
+    ]
+    counts = count_mechanics(events)
+    assert (counts[Team.A]["contraband_scored"], counts[Team.A]["contraband_scored_warriors"]) == (
+        2,
+        1,
+    )
+    assert (counts[Team.B]["contraband_scored"], counts[Team.B]["contraband_scored_warriors"]) == (
+        1,
+        0,
+    )
+
+
+def test_matches_over_before_the_last_round_are_counted_per_lineup() -> None:
+    first = tournament.Game(MIRROR, "greedy", "random", 4)
+    second = tournament.Game(MIRROR, "random", "greedy", 4)
+    outcomes = [
+        tournament.Outcome(first, "A", stats=MatchStats(), early=True),
+        tournament.Outcome(second, "B", stats=MatchStats()),
+    ]
+    per_lineup, overall = tournament.tally(outcomes, ["greedy", "random"], [MIRROR])
+    assert per_lineup[MIRROR].early == 1
+    assert per_lineup[MIRROR].as_json()["early"] == 1
+    assert overall["greedy"].wins == 2
+    assert "1 over before the last round's end" in report(
+        tournament.TournamentResult(per_lineup, overall, 1.0, 0)
+    )
+    played = tournament.play_game(first)
+    assert played.stats is not None
+    final = played.stats.rounds[-1]
+    assert played.early is (len(played.stats.rounds) < 6 or max(final.values()) >= 90)

@@ -1,0 +1,52 @@
+"""The current search's leaf evaluation: the team's position, items and prospects included.
+
+:func:`frontier.bots.evaluation.evaluate` judges the team score, contraband in transit,
+bridges, stocks and material.  What it leaves out, and the search then cannot weigh:
+
+* **a Vagabond's items** (R15, R27-R29): its items are its pieces.  Each one it can use is
+  worth something, a damaged one less, an exhausted one a little less again (it waits for
+  a refresh).  Without this an intervention (exhausting a sword or boots, R15) and a lost
+  item cost the search nothing and gain nothing it can see beyond the one battle.
+  Contraband in the Satchel is left out here: its worth is the points it carries home.
+
+Everything read here is in the seat's view (items and scoring tracks are public).
+"""
+
+from __future__ import annotations
+
+from frontier.engine.model import TEAM_OF, Team
+from frontier.engine.state import State
+from frontier.engine.vagabond_state import VagabondState
+
+from .evaluation import evaluate, horizon
+
+ITEM_READY = 0.45  # an undamaged, ready item of a Vagabond, at the start of the match
+ITEM_EXHAUSTED = 0.35  # ... exhausted: it waits for a refresh
+ITEM_DAMAGED = 0.15  # ... damaged: it waits for a repair
+
+
+def item_value(state: State, team: Team) -> float:
+    """``team``'s Vagabond items less the rival's, weighted by the rounds left."""
+    value = 0.0
+    for seat, st in state.seats.items():
+        if not isinstance(st.extra, VagabondState):
+            continue
+        sign = 1.0 if TEAM_OF[seat] is team else -1.0
+        for item in st.extra.items:
+            if item.contraband:
+                continue
+            if item.damaged:
+                value += sign * ITEM_DAMAGED
+            elif item.exhausted:
+                value += sign * ITEM_EXHAUSTED
+            else:
+                value += sign * ITEM_READY
+    return value * horizon(state)
+
+
+def evaluate_team(state: State, team: Team) -> float:
+    """``team``'s advantage in victory points, the Vagabonds' items included."""
+    value = evaluate(state, team)
+    if state.over:
+        return value
+    return value + item_value(state, team)

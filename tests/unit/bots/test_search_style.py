@@ -1,0 +1,145 @@
+"""The current search against its baseline: widening, the longer horizon, the team evaluation.
+
+Each feature is checked on what it changes (which commands compete, which position is
+judged, what an item is worth), never by wall time.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from frontier.bots import SearchBot, make_bot
+from frontier.bots import search as search_module
+from frontier.bots.evaluation import evaluate
+from frontier.bots.playout import command_value
+from frontier.bots.search import BASELINE, CURRENT, SearchStyle
+from frontier.bots.team_evaluation import (
+    ITEM_DAMAGED,
+    ITEM_EXHAUSTED,
+    ITEM_READY,
+    evaluate_team,
+    item_value,
+)
+from frontier.engine import (
+    Command,
+    Seat,
+    State,
+    Team,
+    execute,
+    initial_state,
+    legal_commands,
+    make_config,
+    to_act,
+)
+from frontier.engine.lineup import R2_DEFAULT_LINEUP
+from frontier.engine.model import Item
+from frontier.engine.vagabond_state import VagabondState, VItem
+
+
+def _position(seed: int, min_options: int) -> tuple[State, Seat, list[Command]]:
+    """The first own-turn decision of round 2 or later with at least ``min_options``
+    commands, reached by greedy play."""
+    config = make_config(seed=seed, lineup=R2_DEFAULT_LINEUP)
+    state = initial_state(config)
+    greedy = {s: make_bot("greedy", 100 + i) for i, s in enumerate(config.seats())}
+    while (seat := to_act(state)) is not None:
+        legal = legal_commands(state, seat)
+        if state.round >= 2 and not state.decisions and len(legal) >= min_options:
+            return state, seat, legal
+        execute(state, greedy[seat].choose(state, seat, legal))
+    raise AssertionError("no such position")
+
+
+def test_search_v1_is_the_baseline_style_and_search_the_current_one() -> None:
+    old, new = make_bot("search-v1", 3), make_bot("search", 3)
+    assert isinstance(old, SearchBot) and isinstance(new, SearchBot)
+    assert old.style is BASELINE and new.style is CURRENT
+    assert not BASELINE.widening and BASELINE.extra_turns == 0
+    assert BASELINE.evaluator is evaluate
+    assert CURRENT.widening and CURRENT.extra_turns >= 1
+    assert CURRENT.evaluator is evaluate_team
+
+
+def test_both_styles_are_deterministic_given_a_seed() -> None:
+    state, seat, legal = _position(5, 8)
+    for style in (BASELINE, CURRENT):
+        first = SearchBot(9, iterations=10, style=style).choose(state, seat, legal)
+        again = SearchBot(9, iterations=10, style=style).choose(state.clone(), seat, legal)
+        assert first == again and first in legal
+
+
+def test_widening_tries_the_policys_best_commands_first() -> None:
+    """With widening, a node's first visits go to the commands the playout policy ranks
+    highest, and no others compete until the node's visits widen it."""
+    state, _seat, legal = _position(5, 12)
+    root = search_module._Node()
+    gen = 77
+    tried: list[Command] = []
+    for _ in range(search_module.WIDEN_BASE):
+        cmd, child, gen = search_module._select(root, state, legal, gen, True)
+        child.visits += 1
+        child.total += 1.0
+        tried.append(cmd)
+    values = sorted((command_value(state, c) for c in legal), reverse=True)
+    assert [command_value(state, c) for c in tried] == values[: len(tried)]
+    assert len(set(tried)) == len(tried)
+    cmd, _, gen = search_module._select(root, state, legal, gen, True)
+    assert cmd in tried  # the width is still WIDEN_BASE: only the tried ones compete
+    root.visits = 100
+    cmd, _, gen = search_module._select(root, state, legal, gen, True)
+    assert cmd not in tried  # widened: a new command enters
+
+
+def test_the_width_grows_with_the_visits() -> None:
+    widths = [search_module._width(n) for n in (0, 1, 16, 100)]
+    assert widths[0] == search_module.WIDEN_BASE
+    assert widths == sorted(widths) and widths[-1] > widths[0]
+
+
+def test_the_longer_horizon_judges_a_position_after_the_next_turn() -> None:
+    """The baseline judges at the end of the own turn, the current search one turn later."""
+    state, seat, legal = _position(7, 5)
+    order = [s for s in state.order if s in state.seats]
+    judged: dict[int, set[Seat | None]] = {}
+    for extra in (0, 1):
+        seen: set[Seat | None] = set()
+
+        def spy(s: State, team: Team, seen: set[Seat | None] = seen) -> float:
+            seen.add(s.turn_seat)
+            return 0.0
+
+        style = SearchStyle(widening=False, extra_turns=extra, evaluator=spy, max_depth=400)
+        SearchBot(2, iterations=6, style=style).choose(state, seat, legal)
+        judged[extra] = seen
+    nxt = order[(order.index(seat) + 1) % len(order)]
+    after = order[(order.index(seat) + 2) % len(order)]
+    assert judged[0] == {nxt}
+    assert judged[1] == {after}
+
+
+def test_a_vagabonds_items_count_for_its_team_ready_above_exhausted_above_damaged() -> None:
+    state = initial_state(make_config(seed=1, lineup=R2_DEFAULT_LINEUP))
+    state.round = 1
+    vagabond = next(s for s, st in state.seats.items() if isinstance(st.extra, VagabondState))
+    vs = state.seats[vagabond].extra
+    assert isinstance(vs, VagabondState)
+    team = vagabond.team
+    base = item_value(state, team)
+    values = []
+    for item in (
+        VItem(Item.SWORD),
+        VItem(Item.SWORD, exhausted=True),
+        VItem(Item.SWORD, damaged=True),
+    ):
+        vs.items.append(item)
+        values.append(item_value(state, team) - base)
+        vs.items.pop()
+    assert values == pytest.approx([ITEM_READY, ITEM_EXHAUSTED, ITEM_DAMAGED])
+    assert values[0] > values[1] > values[2] > 0
+    rival = Team.B if team is Team.A else Team.A
+    assert item_value(state, rival) == pytest.approx(-base)
+    vs.items.append(VItem(Item.BOOTS, contraband=True))  # its worth is the way home
+    assert item_value(state, team) == pytest.approx(base)
+    assert evaluate_team(state, team) == pytest.approx(
+        evaluate(state, team) + item_value(state, team)
+    )
