@@ -10,7 +10,7 @@ from collections.abc import Callable
 from .base import Bot
 from .greedy import GreedyBot, GreedyViewBot
 from .random_bot import RandomBot
-from .search import BASELINE, BASELINE_ITERATIONS, SearchBot
+from .search import TEAM, TEAM_ITERATIONS, SearchBot
 
 BotFactory = Callable[[int], Bot]
 
@@ -19,9 +19,9 @@ BOTS: dict[str, BotFactory] = {
     "greedy": GreedyBot,  # one-command lookahead with the pure engine
     "greedy-view": GreedyViewBot,  # the remote greedy bot's policy, on the seat's view only
     "search": SearchBot,  # ISMCTS on determinizations of the seat's view (iteration budget)
-    # the search before widening, the longer horizon and the team evaluation, at its budget:
-    # the baseline the current search is rated against
-    "search-v1": lambda seed: SearchBot(seed, BASELINE_ITERATIONS, style=BASELINE),
+    # the search with widening, the rival's turn in its horizon and the team evaluation:
+    # rated against "search" until it shows an edge (docs/bots.md)
+    "search-team": lambda seed: SearchBot(seed, TEAM_ITERATIONS, style=TEAM),
 }
 
 

@@ -1,4 +1,4 @@
-"""The current search's leaf evaluation: the team's position, items and prospects included.
+"""The leaf evaluation of ``search-team``: the team's position, items and prospects included.
 
 :func:`frontier.bots.evaluation.evaluate` judges the team score, contraband in transit,
 bridges, stocks and material.  What it leaves out, and the search then cannot weigh:

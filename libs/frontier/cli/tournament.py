@@ -7,7 +7,7 @@ It plays many matches with the engine in this process, shows a progress bar on s
 prints win rates with 95% confidence intervals, each seat's VP contribution, the score by
 round, how often each variant mechanic happened and how many matches were over before the
 end of the last round; ``--plot DIR`` also writes PNG charts.  With two bots (``--bots
-search,search-v1``) the win rates are their head-to-head team results: every seed is played
+search-team,search``) the win rates are their head-to-head team results: every seed is played
 twice, each bot on each team, and a bot's wins over its games carry a Wilson 95% interval.
 Exit status 1 when a match could not be played to its end (the seeds are printed).  The
 tournament itself is :mod:`frontier.play.tournament`.

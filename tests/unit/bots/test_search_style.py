@@ -1,4 +1,4 @@
-"""The current search against its baseline: widening, the longer horizon, the team evaluation.
+"""The team search against the baseline: widening, the longer horizon, the team evaluation.
 
 Each feature is checked on what it changes (which commands compete, which position is
 judged, what an item is worth), never by wall time.
@@ -12,7 +12,7 @@ from frontier.bots import SearchBot, make_bot
 from frontier.bots import search as search_module
 from frontier.bots.evaluation import evaluate
 from frontier.bots.playout import command_value
-from frontier.bots.search import BASELINE, CURRENT, SearchStyle
+from frontier.bots.search import BASELINE, TEAM, SearchStyle
 from frontier.bots.team_evaluation import (
     ITEM_DAMAGED,
     ITEM_EXHAUSTED,
@@ -50,19 +50,19 @@ def _position(seed: int, min_options: int) -> tuple[State, Seat, list[Command]]:
     raise AssertionError("no such position")
 
 
-def test_search_v1_is_the_baseline_style_and_search_the_current_one() -> None:
-    old, new = make_bot("search-v1", 3), make_bot("search", 3)
+def test_search_is_the_baseline_style_and_search_team_the_team_one() -> None:
+    old, new = make_bot("search", 3), make_bot("search-team", 3)
     assert isinstance(old, SearchBot) and isinstance(new, SearchBot)
-    assert old.style is BASELINE and new.style is CURRENT
+    assert old.style is BASELINE and new.style is TEAM
     assert not BASELINE.widening and BASELINE.extra_turns == 0
     assert BASELINE.evaluator is evaluate
-    assert CURRENT.widening and CURRENT.extra_turns >= 1
-    assert CURRENT.evaluator is evaluate_team
+    assert TEAM.widening and TEAM.extra_turns >= 1
+    assert TEAM.evaluator is evaluate_team
 
 
 def test_both_styles_are_deterministic_given_a_seed() -> None:
     state, seat, legal = _position(5, 8)
-    for style in (BASELINE, CURRENT):
+    for style in (BASELINE, TEAM):
         first = SearchBot(9, iterations=10, style=style).choose(state, seat, legal)
         again = SearchBot(9, iterations=10, style=style).choose(state.clone(), seat, legal)
         assert first == again and first in legal
@@ -97,7 +97,7 @@ def test_the_width_grows_with_the_visits() -> None:
 
 
 def test_the_longer_horizon_judges_a_position_after_the_next_turn() -> None:
-    """The baseline judges at the end of the own turn, the current search one turn later."""
+    """The baseline judges at the end of the own turn, the team search one turn later."""
     state, seat, legal = _position(7, 5)
     order = [s for s in state.order if s in state.seats]
     judged: dict[int, set[Seat | None]] = {}
