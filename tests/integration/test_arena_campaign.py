@@ -12,36 +12,16 @@ as the arena entrants' test is.
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from frontier.bench.campaign_bots import NODE_BOT_DIR
 from frontier.cli.main import main
 
 pytestmark = pytest.mark.integration
 
 MATCHES = 6
 GUARD_S = 420  # a hung campaign fails with a timeout instead of hanging the suite
-
-
-@pytest.fixture(scope="module")
-def node() -> str:
-    found = shutil.which("node")
-    if found is None:
-        pytest.skip("node is not installed: the Node.js bot cannot enter the arena here")
-    if not (NODE_BOT_DIR / "node_modules" / "@grpc" / "grpc-js").is_dir():
-        if shutil.which("npm") is None:
-            pytest.skip("npm is not installed: cannot install bots/node's dependencies")
-        subprocess.run(
-            ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-            cwd=NODE_BOT_DIR,
-            check=True,
-            timeout=300,
-        )
-    return found
 
 
 @pytest.mark.timeout(GUARD_S + 60)
