@@ -113,8 +113,9 @@ def test_two_people_and_four_bots_play_a_match_by_clicks(
         f" moves by one tap: {turns(players[first].stretches)}; {people[1]}, any destination:"
         f" {turns(players[people[1]].stretches)}"
     )
+    # (whether the random players ever end a step by its key depends on their draws: the
+    # keys themselves are checked in test_a_march_by_taps_with_the_count_stepper_and_the_keys)
     assert clicks <= 1.3 * commands, (clicks, commands)
-    assert any(players[seat].ended_by_key for seat in people), "E and T end steps and turns"
     for page in pages.values():
         page.context.close()
 
