@@ -10,12 +10,11 @@ from pathlib import Path
 import grpc
 import pytest
 
+from frontier.bench.campaign_bots import NODE_BOT_DIR
 from frontier.ops.stack import Stack, StackConfig
 from frontier.v1 import match_pb2_grpc
 
 from .test_jetstream_startup import Nats
-
-NODE_BOT = Path(__file__).resolve().parents[2] / "bots" / "node"
 
 
 @pytest.fixture(scope="session")
@@ -57,12 +56,12 @@ def node() -> str:
     found = shutil.which("node")
     if found is None:
         pytest.skip("node is not installed: the Node.js bot cannot run here")
-    if not (NODE_BOT / "node_modules" / "@grpc" / "grpc-js").is_dir():
+    if not (NODE_BOT_DIR / "node_modules" / "@grpc" / "grpc-js").is_dir():
         if shutil.which("npm") is None:
             pytest.skip("npm is not installed: cannot install bots/node's dependencies")
         subprocess.run(
             ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-            cwd=NODE_BOT,
+            cwd=NODE_BOT_DIR,
             check=True,
             timeout=300,
         )

@@ -23,10 +23,9 @@ import grpc
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from frontier.bench.campaign_bots import NODE_BOT_DIR
 from frontier.ops.stack import Stack, StackConfig
 from frontier.v1 import arena_pb2, arena_pb2_grpc, types_pb2
-
-from .conftest import NODE_BOT
 
 pytestmark = pytest.mark.integration
 
@@ -79,7 +78,7 @@ def arena_stub(stack: Stack) -> arena_pb2_grpc.ArenaServiceStub:
 
 def node_bot_process(node: str, stack: Stack, key: str, *flags: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [node, str(NODE_BOT / "bot.js"), "--arena", stack.config.address("arena"), *flags],
+        [node, str(NODE_BOT_DIR / "bot.js"), "--arena", stack.config.address("arena"), *flags],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -15,13 +15,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from frontier.bench.campaign_bots import NODE_BOT_DIR
 from frontier.bots.sdk import BotClient, RandomStrategy
 from frontier.engine import Seat
 from frontier.ops.stack import Stack
 from frontier.v1 import command_facts_pb2, match_pb2, match_pb2_grpc
 
 from .bot_helpers import MIRROR, create, replay
-from .conftest import NODE_BOT
 from .stream_check import stored_batches
 
 pytestmark = pytest.mark.integration
@@ -38,7 +38,7 @@ def _node_bot(
 ) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [
-            *(node, str(NODE_BOT / "bot.js"), "--url", address, "--match", match_id),
+            *(node, str(NODE_BOT_DIR / "bot.js"), "--url", address, "--match", match_id),
             *("--seat", seat.value, "--seed", str(seed)),
             *("--policy", policy),
         ],

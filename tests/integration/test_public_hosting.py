@@ -16,6 +16,7 @@ from frontier.bench.cpu import cpu_ms
 from frontier.ops.stack import Stack, StackConfig, free_port
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 
+from .sse import open_sse
 from .test_metrics import scrape, total
 
 pytestmark = pytest.mark.integration
@@ -39,20 +40,10 @@ def public(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
 async def _sse(
     stack: Stack, match_id: str, writers: list[asyncio.StreamWriter]
 ) -> asyncio.StreamReader:
-    """An event-stream watcher of the match through the gateway, from its first event,
-    returned once the gateway sent its headers (the orchestrator admitted the feed); its
-    writer goes into ``writers`` (a writer no longer referenced closes the connection)."""
-    host, port = stack.config.host, stack.config.web_port
-    reader, writer = await asyncio.open_connection(host, port)
+    """A watcher of the match through the gateway (:func:`.sse.open_sse`); its writer goes
+    into ``writers`` so the connection stays open while the test reads."""
+    reader, writer = await open_sse(stack, match_id)
     writers.append(writer)
-    writer.write(
-        f"GET /api/matches/{match_id}/events?from=0 HTTP/1.1\r\n"
-        f"Host: {host}:{port}\r\nAccept: text/event-stream\r\n\r\n".encode()
-    )
-    status = await reader.readline()
-    assert b" 200 " in status, status
-    while (await reader.readline()).strip():
-        pass  # the headers
     return reader
 
 

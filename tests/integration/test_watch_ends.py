@@ -20,6 +20,7 @@ from frontier.runtime.settings import MATCH_STATUS_TRAILER
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 
 from .client import MIRROR
+from .sse import open_sse
 
 pytestmark = pytest.mark.integration
 
@@ -29,23 +30,6 @@ def web_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     config = StackConfig.ephemeral(tmp_path_factory.mktemp("watch-ends"), web_port=free_port())
     with Stack(config) as running:
         yield running
-
-
-async def _sse(stack: Stack, match_id: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    """An event-stream watcher of the match through the gateway, returned once the gateway
-    sent its headers (the orchestrator let the match's feed in).  The connection closes
-    once the response is complete (no keep-alive), so its end is the stream's."""
-    host, port = stack.config.host, stack.config.web_port
-    reader, writer = await asyncio.open_connection(host, port)
-    writer.write(
-        f"GET /api/matches/{match_id}/events?from=0 HTTP/1.1\r\n"
-        f"Host: {host}:{port}\r\nAccept: text/event-stream\r\nConnection: close\r\n\r\n".encode()
-    )
-    status = await reader.readline()
-    assert b" 200 " in status, status
-    while (await reader.readline()).strip():
-        pass  # the headers
-    return reader, writer
 
 
 async def _last_event(reader: asyncio.StreamReader) -> tuple[str, dict[str, str]]:
@@ -74,7 +58,7 @@ async def test_an_abandoned_matchs_watch_streams_end_saying_so(web_stack: Stack)
         )
         for call in (spectator, seat):
             await call.initial_metadata()  # let in: each waits for the match's next event
-        reader, writer = await _sse(web_stack, match_id)
+        reader, writer = await open_sse(web_stack, match_id)
         try:
             await stub.AbandonMatch(
                 match_pb2.AbandonMatchRequest(match_id=match_id, host_token=created.host_token)
@@ -86,7 +70,7 @@ async def test_an_abandoned_matchs_watch_streams_end_saying_so(web_stack: Stack)
                 assert trailer[MATCH_STATUS_TRAILER] == "MATCH_STATUS_ABANDONED"
             assert await _last_event(reader) == ("end", {"status": "MATCH_STATUS_ABANDONED"})
             # a watcher arriving later gets the same end at once
-            late_reader, late_writer = await _sse(web_stack, match_id)
+            late_reader, late_writer = await open_sse(web_stack, match_id)
             try:
                 late = await _last_event(late_reader)
             finally:
@@ -109,7 +93,7 @@ async def test_a_finished_matchs_watch_streams_end_after_its_last_event(web_stac
             )
         )
         spectator = stub.WatchEvents(match_pb2.WatchEventsRequest(match_id=created.match_id))
-        reader, writer = await _sse(web_stack, created.match_id)
+        reader, writer = await open_sse(web_stack, created.match_id)
         try:
             replies = [reply async for reply in spectator]  # the bots play it to its end
             assert replies[-1].envelope.event.kind == types_pb2.EVENT_KIND_GAME_ENDED
