@@ -81,3 +81,42 @@ def play_one(config: StackConfig, match_id: str, token: str, prefer: str = "") -
             call(config, f"{base}/commands", body, token)
         view = call(config, f"{base}/view", token=token)["view"]
     return dict(view)
+
+
+def ready_to_march(
+    config: StackConfig, seed: int
+) -> tuple[str, str, dict[str, Any], dict[str, Any]]:
+    """A seeded match where A1 (the Marquise), played through the API (recruiting first, for
+    more warriors), may begin a march of more than one warrior: the match id, A1's token, the
+    view then, and the march command of the most warriors."""
+    match_id, token = seeded_match(config, rounds=3, seed=seed)
+    base = f"/api/matches/{match_id}"
+    for _ in range(300):
+        view = call(config, f"{base}/view", token=token)["view"]
+        legal = call(config, f"{base}/legal", token=token)["commands"]
+        marches = [
+            c
+            for c in legal
+            if c["command"].get("kind") == "COMMAND_KIND_MARCH" and c["command"].get("count") > 1
+        ]
+        if marches and not view.get("march_left"):
+            return match_id, token, view, max(marches, key=lambda c: c["command"].get("count", 0))
+        if view.get("winner"):
+            break
+        play_one(config, match_id, token, prefer="recruit")
+    raise AssertionError("A1 never had a march to make")
+
+
+# the page's march is over: both moves played, or stopped half-way (the panel says both parts)
+MARCH_OVER = """() => {
+  const act = document.querySelector('#act');
+  const done = document.querySelector('#act-done')?.textContent ?? '';
+  return !!act && !act.classList.contains('busy') && done.includes(' · ');
+}"""
+
+
+def warriors_at(view: dict[str, Any], clearing: str, seat: str) -> int:
+    """How many warriors ``seat`` has in ``clearing`` in a seat's view."""
+    at = next(c for c in view["clearings"] if c["id"] == clearing)
+    mine = [p for p in at.get("pieces", []) if p.get("seat") == f"SEAT_{seat}"]
+    return int(mine[0].get("warriors", 0)) if mine else 0

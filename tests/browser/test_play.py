@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from frontier.ops.stack import StackConfig
-from tests.browser.gateway import AT_LEAST, call, play_one, seeded_match
+from tests.browser.gateway import AT_LEAST, MARCH_OVER, call, ready_to_march, warriors_at
 from tests.browser.seat_player import RAW_ID, SeatPlayer, turns
 from tests.browser.shots import shoot
 from tests.browser.test_web_client import api, csp_refusals, seat_api
@@ -228,43 +228,14 @@ def test_spectators_are_told_of_strikes_the_takeover_the_winner_and_abandonment(
     page.close()
 
 
-MARCH_OVER = """() => {
-  const act = document.querySelector('#act');
-  const done = document.querySelector('#act-done')?.textContent ?? '';
-  return !!act && !act.classList.contains('busy') && done.includes(' · ');
-}"""
-
-
-def _warriors(view: dict[str, Any], clearing: str, seat: str) -> int:
-    at = next(c for c in view["clearings"] if c["id"] == clearing)
-    mine = [p for p in at.get("pieces", []) if p.get("seat") == f"SEAT_{seat}"]
-    return int(mine[0].get("warriors", 0)) if mine else 0
-
-
 def test_a_march_by_taps_with_the_count_stepper_and_the_keys(
     web_stack: StackConfig, browser: Any
 ) -> None:
     """A1 (the Marquise) marches from the map: the source's tap opens its menu with the count
     stepper at "all", - and + step it, Escape closes the menu, a tap one path beyond a
     destination plays both moves of the march, and E ends the step."""
-    match_id, token = seeded_match(web_stack, rounds=3, seed=12)
+    match_id, token, view, march = ready_to_march(web_stack, seed=12)
     base = f"/api/matches/{match_id}"
-    march: dict[str, Any] = {}
-    for _ in range(300):  # A1 plays through the API until a march may begin
-        view = call(web_stack, f"{base}/view", token=token)["view"]
-        legal = call(web_stack, f"{base}/legal", token=token)["commands"]
-        kinds = [
-            c
-            for c in legal
-            if c["command"].get("kind") == "COMMAND_KIND_MARCH" and c["command"].get("count") > 1
-        ]
-        if kinds and not view.get("march_left"):
-            march = max(kinds, key=lambda c: c["command"].get("count", 0))
-            break
-        if view.get("winner"):
-            break
-        play_one(web_stack, match_id, token, prefer="recruit")  # more warriors to march
-    assert march, "A1 never had a march to make"
     source, most = march["command"]["clearing"], march["command"].get("count", 0)
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
     page.goto(f"{web_stack.web_url}play?match={match_id}#seat={token}")
@@ -283,14 +254,14 @@ def test_a_march_by_taps_with_the_count_stepper_and_the_keys(
     far = page.query_selector_all("#board g.clearing.dest2")
     assert far, "a clearing one path beyond a destination is offered"
     to = str(far[0].get_attribute("data-clearing"))
-    before = _warriors(view, to, "A1")
+    before = warriors_at(view, to, "A1")
     page.click(f"#board [data-clearing='{to}'] .hit")
     # the march is over (both moves played) or stopped half-way: Played says both parts, and
     # the panel takes clicks again
     page.wait_for_function(MARCH_OVER)
     after = call(web_stack, f"{base}/view", token=token)["view"]
     if "stopped in" not in page.inner_text("#act-done"):  # the second move was legal
-        assert _warriors(after, to, "A1") == before + most and not after.get("march_left")
+        assert warriors_at(after, to, "A1") == before + most and not after.get("march_left")
     else:  # stopped half-way: one move of the march is left, from where it stopped
         assert after.get("march_left") == 1
     page.wait_for_selector("#act button.end:not([disabled])")

@@ -78,7 +78,8 @@ export class Actor {
   private goOn(): Legal | null {
     const t = this.then;
     this.then = null;
-    if (!t || this.marchLeft !== 1 || this.arranged.answers.length) return null;
+    if (!t || this.marchLeft !== 1) return null;
+    if (this.arranged.answers.length) { this.done += ` · stopped in ${this.names.place(t.from)}: a question comes first`; return null; }
     const way = (movesFrom(this.arranged.byClearing.get(t.from) ?? [], t.from).get(t.to) ?? []).filter((c) => c.command?.clearing === t.from && (c.command?.count ?? 0) === t.count);
     if (way.length === 1) { this.done += ` · ${this.labelOf(way[0])}`; this.selected = t.to; return way[0]; }
     if (way.length > 1) { this.selected = t.from; this.dest = t.to; this.destCount = t.count; return null; }

@@ -218,12 +218,19 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
     }
   }
 
+  // While a command is on its way, a read of the view leaves the page alone: it may answer for
+  // the version the command was sent at, whose choices would replace the ones the reply brings
+  // (and drop a march's second move asked for with one tap).  A read skipped so is made again
+  // once the reply is in.
   let submitting = false;
+  let inFlight = false;
+  let missed = false;
   async function submit(c: Legal): Promise<void> {
     if (submitting) return;
     submitting = true;
     try {
-      const reply = await api<CommandReply>(`/api/matches/${matchId}/commands`, { method: 'POST', token, body: { legal_id: c.id, expected_version: legalVersion } });
+      inFlight = true;
+      const reply = await api<CommandReply>(`/api/matches/${matchId}/commands`, { method: 'POST', token, body: { legal_id: c.id, expected_version: legalVersion } }).finally(() => { inFlight = false; });
       for (const e of reply.events) ownEvents.set(Number(e.state_version), e);
       for (const e of reply.events) relog(e);
       const view = reply.view;
@@ -234,7 +241,9 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
         render();
         choicesChanged();
       } else await refresh();
+      if (missed) { missed = false; refreshSoon(); }
     } catch (e) {
+      missed = false;
       errorBox.replaceChildren(html('p', { class: 'error', id: 'command-error' }, `Not played: ${(e as Error).message}`));
       lastLegal = null; // the list is drawn again, taking clicks, even when it did not change
       await refresh();
@@ -254,10 +263,12 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
       do {
         again = false;
         const v = (await api<ViewReply>(`/api/matches/${matchId}/view`, { token })).view;
+        if (inFlight) { missed = true; continue; }
         if (live && Number(v.version) < Number(live.version)) continue;
         live = v;
         if (playing && seatName(v.to_act) === me && !v.winner) {
           const l = await api<LegalReply>(`/api/matches/${matchId}/legal`, { token });
+          if (inFlight) { missed = true; continue; }
           legal = l.commands;
           legalVersion = Number(l.version);
         } else { legal = []; legalVersion = Number(v.version); }

@@ -1,0 +1,97 @@
+"""A seat's page while its command is on its way: a read of the view that started before the
+command and is answered while it is in flight must not replace the choices the command's
+reply brings.  The page's first events arrive before its first view, so it always reads the
+view a second time; the test holds that second read, answers it with the version the command
+is sent at, and holds the command until then, so the order is the one that went wrong."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from frontier.ops.stack import StackConfig
+from tests.browser.gateway import MARCH_OVER, call, ready_to_march, warriors_at
+
+pytestmark = [pytest.mark.browser, pytest.mark.integration]
+
+VIEW = re.compile(r"/api/matches/[^/]+/view$")
+COMMANDS = re.compile(r"/api/matches/[^/]+/commands$")
+
+# the page has had both answers to its view reads (the stale one included)
+VIEWS_ANSWERED = (
+    "n => performance.getEntriesByType('resource')"
+    ".filter(e => /\\/view$/.test(e.name) && e.responseEnd > 0).length >= n"
+)
+NEXT_TASK = "() => new Promise(r => setTimeout(r, 0))"
+
+
+def _until(page: Any, done: Any, what: str) -> None:
+    """Lets the page run (and its routes be called) until ``done()``; bounded in count."""
+    for _ in range(1000):
+        if done():
+            return
+        page.wait_for_timeout(20)
+    raise AssertionError(f"the page never {what}")
+
+
+def test_a_view_read_answered_while_a_march_is_on_its_way_keeps_the_march_going(
+    web_stack: StackConfig, browser: Any
+) -> None:
+    """The tap on a far clearing sends the march's first move; a read of the view for the
+    version before it lands meanwhile.  The page reads no choices for that stale view, and the
+    second move the tap asked for is still played (or the march says where it stopped)."""
+    match_id, token, view, march = ready_to_march(web_stack, seed=12)
+    source, most = march["command"]["clearing"], int(march["command"].get("count", 0))
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    views: list[Any] = []
+    posts: list[Any] = []
+    order: list[str] = []  # requests and the test's own steps, in the order they happened
+
+    def on_view(route: Any) -> None:
+        views.append(route)
+        if len(views) > 2:  # only the first two are held
+            route.continue_()
+
+    def on_command(route: Any) -> None:
+        posts.append(route)
+        if len(posts) > 1:  # only the first move is held
+            route.continue_()
+
+    page.route(VIEW, on_view)
+    page.route(COMMANDS, on_command)
+    page.on("request", lambda r: order.append(r.url.rsplit("/", 1)[-1]))
+    page.goto(f"{web_stack.web_url}play?match={match_id}#seat={token}")
+    _until(page, lambda: len(views) >= 1, "read the view")
+    page.wait_for_selector("#log li", state="attached")  # events in before the first view
+    views[0].continue_()
+    page.wait_for_selector("#board .box.target")  # the first view's choices are drawn
+    _until(page, lambda: len(views) >= 2, "read the view again")
+    stale = views[1].fetch()  # answered now: the version before the march
+
+    page.click(f"#board [data-clearing='{source}'] .hit")
+    far = page.query_selector_all("#board g.clearing.dest2")
+    assert far, "a clearing one path beyond a destination is offered"
+    to = str(far[0].get_attribute("data-clearing"))
+    before = warriors_at(view, to, "A1")
+    page.click(f"#board [data-clearing='{to}'] .hit")
+    _until(page, lambda: len(posts) >= 1, "sent the first move")
+
+    order.append("stale view answered")
+    views[1].fulfill(response=stale)
+    page.wait_for_function(VIEWS_ANSWERED, arg=2)
+    page.evaluate(NEXT_TASK)
+    page.evaluate(NEXT_TASK)
+    order.append("first move answered")
+    posts[0].continue_()
+
+    page.wait_for_function(MARCH_OVER)
+    stale_at = order.index("stale view answered")
+    assert "legal" not in order[stale_at : order.index("first move answered")], order
+    after = call(web_stack, f"/api/matches/{match_id}/view", token=token)["view"]
+    if "stopped in" not in page.inner_text("#act-done"):
+        assert warriors_at(after, to, "A1") == before + most and not after.get("march_left")
+    else:
+        assert after.get("march_left") == 1
+    page.close()
