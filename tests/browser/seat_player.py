@@ -18,6 +18,24 @@ CHOICES_MAX = 15
 RAW_ID = re.compile(r"\w+\.\w+")
 
 
+def drag(page: Any, source: Any, to: str) -> None:
+    """Drags with the mouse from a place on the board to another (clearings or forests): press
+    on the source, move there in steps, release on it.  Where the two are not both in sight,
+    a tap on the source instead (as a player would, scrolling first)."""
+    target = page.query_selector(f"#board [data-clearing='{to}'], #board [data-forest='{to}']")
+    source.scroll_into_view_if_needed()
+    a = source.query_selector(".hit").bounding_box()
+    b = target.query_selector(".hit").bounding_box()
+    size = page.viewport_size
+    if not a or not b or not (0 <= b["y"] + b["height"] / 2 <= size["height"]):
+        source.query_selector(".hit").click()
+        return
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=6)
+    page.mouse.up()
+
+
 @dataclass
 class Stretch:
     """The seat's choices from the first to the last of a run of its commands."""
@@ -43,6 +61,7 @@ class SeatPlayer:
     seed: int
     map_moves_per_turn: int = 2  # map commands before it ends its step
     full_marches: bool = False  # taps the far clearing of a march (both moves) when offered
+    drags: bool = True  # a move from a clearing not yet chosen is dragged to its destination
     stretches: list[Stretch] = field(default_factory=list)
     command_bytes: list[int] = field(default_factory=list)  # each command's reply, as sent
     command_raw: list[int] = field(default_factory=list)  # each command's reply, as JSON
@@ -140,6 +159,10 @@ class SeatPlayer:
             if isinstance(target, str):  # a keyboard shortcut: one press, counted as a click
                 self.trail.append(f"key {target}")
                 self.page.keyboard.press(target)
+            elif isinstance(target, tuple):  # a move dragged to its destination: one gesture
+                source, to = target
+                self.trail.append(f"drag {source.get_attribute('data-clearing')} to {to}")
+                drag(self.page, source, to)
             else:
                 what = target.get_attribute("data-clearing") or target.inner_text()
                 self.trail.append(str(what)[:30])
@@ -175,7 +198,9 @@ class SeatPlayer:
         end = whole or q("#act button.end")
         if targets and (self.used_map < self.map_moves_per_turn or not end):
             self.used_map += 1
-            return self.rng.choice(targets)
+            chosen = self.rng.choice(targets)
+            to = (chosen.get_attribute("data-to") or "").split()
+            return (chosen, self.rng.choice(to)) if to and self.drags else chosen
         if end:  # the step's or the turn's end by its shortcut, as a player at a keyboard
             self.ended_by_key += 1
             return "t" if whole else "e"

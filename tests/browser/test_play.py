@@ -10,6 +10,7 @@ bundle is minified and served compressed."""
 from __future__ import annotations
 
 import gzip
+import re
 import statistics
 import urllib.request
 from pathlib import Path
@@ -19,13 +20,14 @@ import pytest
 
 from frontier.ops.stack import StackConfig
 from tests.browser.gateway import AT_LEAST, MARCH_OVER, call, ready_to_march, warriors_at
-from tests.browser.seat_player import RAW_ID, SeatPlayer, turns
+from tests.browser.seat_player import RAW_ID, SeatPlayer, drag, turns
 from tests.browser.shots import shoot
 from tests.browser.test_web_client import api, csp_refusals, seat_api
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration]
 
 FOUR_BOTS = ["A2", "B2", "A3", "B3"]
+SNAKE_ID = re.compile(r"\b[a-z]+_[a-z_]+\b")
 
 
 def _two_seats(
@@ -87,6 +89,9 @@ def test_two_people_and_four_bots_play_a_match_by_clicks(
         board_text = page.text_content("#text-view") or ""
         assert "Paths to" in board_text and "(Marquise)" in board_text, board_text[:300]
         assert not RAW_ID.findall(board_text), f"ids in the text view: {RAW_ID.findall(board_text)}"
+        # the seat boards too: pieces, leaders and items in words (no `base_fox`, no `.`-ids)
+        boards = page.inner_text("#boards")
+        assert not RAW_ID.findall(boards) and not SNAKE_ID.findall(boards), boards[:400]
         print(players[seat].summary(seat))
         print(f"{seat}'s decisions: {sorted(set(players[seat].prompts))[:4]}")
     shoot(pages[first], output, "2-over")
@@ -267,4 +272,51 @@ def test_a_march_by_taps_with_the_count_stepper_and_the_keys(
     page.wait_for_selector("#act button.end:not([disabled])")
     page.keyboard.press("e")
     page.wait_for_function(AT_LEAST, arg=int(after["version"]) + 1)
+    page.close()
+
+
+# the ids of the clearings drawn wholly inside the window
+IN_SIGHT = """gs => gs.filter((g) => {
+  const r = g.querySelector('.hit').getBoundingClientRect();
+  return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+}).map((g) => g.dataset.clearing)"""
+
+
+def test_a_move_dragged_on_the_map_is_played_in_one_gesture(
+    web_stack: StackConfig, browser: Any
+) -> None:
+    """A1 drags from a clearing a march may start in to one of its destinations: the whole
+    move (all the warriors, as the stepper says by default) is played with no tap; a drop on
+    a place that is no destination plays nothing and only chooses the source."""
+    match_id, token, view, march = ready_to_march(web_stack, seed=12)
+    source, most = march["command"]["clearing"], int(march["command"].get("count", 0))
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.goto(f"{web_stack.web_url}play?match={match_id}#seat={token}")
+    page.wait_for_function(AT_LEAST, arg=int(view["version"]))
+    g = page.wait_for_selector(f"#board g.clearing.movable[data-clearing='{source}']")
+    dests = str(g.get_attribute("data-to")).split()
+    assert dests, "a movable clearing names where its moves go"
+    # the source chosen shows its destinations and the clearings one path beyond (both moves
+    # of a march): a drop on none of them plays nothing
+    g.query_selector(".hit").click()
+    page.wait_for_selector(f"#act-menu[data-clearing='{source}']")
+    elsewhere = page.eval_on_selector_all(
+        "#board g.clearing:not(.dest):not(.dest2):not(.selected)", IN_SIGHT
+    )
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#act-menu", state="detached")
+    drag(page, page.query_selector(f"#board [data-clearing='{source}']"), elsewhere[0])
+    page.wait_for_selector(f"#act-menu[data-clearing='{source}']")
+    assert (
+        call(web_stack, f"/api/matches/{match_id}/view", token=token)["view"]["version"]
+        == view["version"]
+    )
+    page.keyboard.press("Escape")
+    to = dests[0]
+    before = warriors_at(view, to, "A1")
+    drag(page, page.query_selector(f"#board [data-clearing='{source}']"), to)
+    page.wait_for_function(AT_LEAST, arg=int(view["version"]) + 1)
+    after = call(web_stack, f"/api/matches/{match_id}/view", token=token)["view"]
+    assert warriors_at(after, to, "A1") == before + most
+    assert page.inner_text("#act-done").startswith("Played")
     page.close()

@@ -150,10 +150,39 @@ export class Actor {
     return new Set(this.arranged.byClearing.keys());
   }
 
-  // Marks the selection on the freshly drawn map (board.ts draws the highlighted targets).
+  // Where a move may start, with its destinations on the map: what a drag may take where.
+  private movable(): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    if (this.dest) return out;
+    for (const [id, cmds] of this.arranged.byClearing) {
+      const to = [...movesFrom(cmds, id).keys()].filter((c) => c !== id && this.onMap.has(c));
+      if (to.length) out.set(id, to);
+    }
+    return out;
+  }
+
+  // A move dragged from one place to another: as the taps on both would be (the source, then
+  // the destination or the clearing one path beyond); a drop anywhere else selects the source.
+  onDrag(from: string, to: string, redraw: () => void): void {
+    if (this.root.classList.contains('busy')) return;
+    if (from !== this.selected) { this.selected = from; this.dest = ''; this.howMany = 0; }
+    if (movesFrom(this.here(), from).has(to) || this.farAway().has(to)) { this.onClearing(to, redraw); return; }
+    this.opened.clear();
+    this.render();
+    redraw();
+  }
+
+  // Marks the selection on the freshly drawn map (board.ts draws the highlighted targets),
+  // and where a move may be dragged from (with its destinations, for a reader of the page).
   decorate(map: SVGSVGElement): void {
     const to = this.selected && !this.dest ? movesFrom(this.here(), this.selected) : new Map<string, Legal[]>();
     const far = this.farAway();
+    const movable = this.movable();
+    for (const g of Array.from(map.querySelectorAll<SVGGElement>('g.clearing, g.forest'))) {
+      const from = movable.get(g.dataset.clearing ?? g.dataset.forest ?? '');
+      g.classList.toggle('movable', !!from);
+      if (from) g.dataset.to = from.join(' '); else delete g.dataset.to;
+    }
     for (const g of Array.from(map.querySelectorAll<SVGGElement>('g.clearing'))) {
       const id = g.dataset.clearing ?? '';
       g.classList.toggle('selected', id === this.selected);

@@ -6,6 +6,7 @@
 
 import { clearingWords, drawClearing } from './clearing';
 import type { ClearingView, ForestData, GameData, QuestData, SeatView, View } from './contract';
+import { dragMoves, type Drop } from './drag';
 import { CLEARING_H, CLEARING_W, FOREST_RX, FOREST_RY, forestPlaces, mapOffset, MAP_H, MAP_W, Place, places, TOP, viewBoxSize } from './layout';
 import { Board, factionName, itemName, suitName, teamName } from './model';
 import { panZoom } from './panzoom';
@@ -25,6 +26,7 @@ export interface BoardExtras {
   teams: Record<string, string>; // seat -> team
   targets?: Set<string>; // clearings (or forests) with a legal command
   onClearing?: (id: string) => void;
+  onDrag?: Drop; // a move dragged from one place to another (drag.ts)
 }
 
 export function drawBoard(root: SVGSVGElement, data: GameData, suits: Record<string, string>, board: Board, extras: BoardExtras): void {
@@ -34,6 +36,7 @@ export function drawBoard(root: SVGSVGElement, data: GameData, suits: Record<str
   root.setAttribute('role', 'group');
   root.setAttribute('aria-label', 'the board: both maps; each clearing is a button');
   panZoom(root, viewBoxSize());
+  dragMoves(root, extras.onDrag);
   drawBands(root, data, extras.view);
   drawLinks(root, data);
   const viewClearings: Record<string, ClearingView> = {};

@@ -158,7 +158,8 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
   function drawMap(): void {
     const view = position === null && live ? live : null;
     const mine = !!view && playing && !view.winner;
-    drawBoard(map, data, suits, shownBoard, { view, factions, teams, targets: mine ? actor.targets() : undefined, onClearing: mine ? (id) => actor.onClearing(id, drawMap) : undefined });
+    drawBoard(map, data, suits, shownBoard, { view, factions, teams, targets: mine ? actor.targets() : undefined, onClearing: mine ? (id) => actor.onClearing(id, drawMap) : undefined,
+      onDrag: mine ? (from, to) => actor.onDrag(from, to, drawMap) : undefined });
     if (mine) actor.decorate(map);
   }
 

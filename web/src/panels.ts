@@ -70,10 +70,10 @@ export function seatBoards(view: View, cards: Record<string, CardData>, names?: 
     const lines: string[] = [`hand ${s.hand_count}`];
     if (s.crafted_items.length) lines.push(`crafted: ${s.crafted_items.map(itemName).join(', ')}`);
     if (s.play_area.length) lines.push(`in play: ${s.play_area.map(cardName).join(', ')}`);
-    const supply = s.supply.map((p) => `${p.kind} ${p.count}`).join(', ');
+    const supply = s.supply.map((p) => `${humane(p.kind)} ${p.count}`).join(', ');
     if (supply) lines.push(`supply: ${supply}`);
     if (s.eyrie) {
-      lines.push(`leader: ${s.eyrie.leader || '—'}`);
+      lines.push(`leader: ${s.eyrie.leader ? `the ${humane(s.eyrie.leader).replace(/^\w/, (c) => c.toUpperCase())}` : '—'}`);
       for (const col of s.eyrie.decree) lines.push(`Decree ${col.column}: ${col.cards.map(cardName).join(', ') || '—'}`);
     }
     if (s.alliance) {

@@ -92,7 +92,8 @@ function listen(root: SVGSVGElement, s: State): void {
     const dy = e.clientY - last.y;
     pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
     moved += Math.abs(dx) + Math.abs(dy);
-    if (moved < 8 || s.box.w >= s.full.w) return; // a click, or nothing to pan
+    // a click, nothing to pan, or a move dragged across the board (drag.ts)
+    if (moved < 8 || s.box.w >= s.full.w || root.dataset.moving) return;
     if (!root.hasPointerCapture(e.pointerId)) root.setPointerCapture(e.pointerId);
     s.box.x -= (dx * s.box.w) / rect.width;
     s.box.y -= (dy * s.box.h) / rect.height;
