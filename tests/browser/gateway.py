@@ -107,6 +107,32 @@ def ready_to_march(
     raise AssertionError("A1 never had a march to make")
 
 
+def tap_a_far_march(page: Any, source: str, view: dict[str, Any]) -> tuple[str, int]:
+    """Taps the march's source, then the first clearing one path beyond a destination (both
+    moves of the march): that clearing, and A1's warriors there before."""
+    page.click(f"#board [data-clearing='{source}'] .hit")
+    far = page.query_selector_all("#board g.clearing.dest2")
+    assert far, "a clearing one path beyond a destination is offered"
+    to = str(far[0].get_attribute("data-clearing"))
+    before = warriors_at(view, to, "A1")
+    page.click(f"#board [data-clearing='{to}'] .hit")
+    return to, before
+
+
+def check_the_march(
+    page: Any, config: StackConfig, match_id: str, token: str, to: str, moved: int
+) -> dict[str, Any]:
+    """Once the page's march is over: both moves were played (``moved`` more warriors of A1's
+    in ``to``), or the page says where it stopped and one move is left; the view then."""
+    page.wait_for_function(MARCH_OVER)
+    after: dict[str, Any] = call(config, f"/api/matches/{match_id}/view", token=token)["view"]
+    if "stopped in" not in page.inner_text("#act-done"):  # the second move was legal
+        assert warriors_at(after, to, "A1") == moved and not after.get("march_left")
+    else:  # stopped half-way: one move of the march is left, from where it stopped
+        assert after.get("march_left") == 1
+    return after
+
+
 # the page's march is over: both moves played, or stopped half-way (the panel says both parts)
 MARCH_OVER = """() => {
   const act = document.querySelector('#act');

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from frontier.ops.stack import StackConfig
-from tests.browser.gateway import MARCH_OVER, call, ready_to_march, warriors_at
+from tests.browser.gateway import check_the_march, ready_to_march, tap_a_far_march
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration]
 
@@ -70,12 +70,7 @@ def test_a_view_read_answered_while_a_march_is_on_its_way_keeps_the_march_going(
     _until(page, lambda: len(views) >= 2, "read the view again")
     stale = views[1].fetch()  # answered now: the version before the march
 
-    page.click(f"#board [data-clearing='{source}'] .hit")
-    far = page.query_selector_all("#board g.clearing.dest2")
-    assert far, "a clearing one path beyond a destination is offered"
-    to = str(far[0].get_attribute("data-clearing"))
-    before = warriors_at(view, to, "A1")
-    page.click(f"#board [data-clearing='{to}'] .hit")
+    to, before = tap_a_far_march(page, source, view)
     _until(page, lambda: len(posts) >= 1, "sent the first move")
 
     order.append("stale view answered")
@@ -86,12 +81,7 @@ def test_a_view_read_answered_while_a_march_is_on_its_way_keeps_the_march_going(
     order.append("first move answered")
     posts[0].continue_()
 
-    page.wait_for_function(MARCH_OVER)
+    check_the_march(page, web_stack, match_id, token, to, before + most)
     stale_at = order.index("stale view answered")
     assert "legal" not in order[stale_at : order.index("first move answered")], order
-    after = call(web_stack, f"/api/matches/{match_id}/view", token=token)["view"]
-    if "stopped in" not in page.inner_text("#act-done"):
-        assert warriors_at(after, to, "A1") == before + most and not after.get("march_left")
-    else:
-        assert after.get("march_left") == 1
     page.close()

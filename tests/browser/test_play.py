@@ -19,7 +19,14 @@ from typing import Any
 import pytest
 
 from frontier.ops.stack import StackConfig
-from tests.browser.gateway import AT_LEAST, MARCH_OVER, call, ready_to_march, warriors_at
+from tests.browser.gateway import (
+    AT_LEAST,
+    call,
+    check_the_march,
+    ready_to_march,
+    tap_a_far_march,
+    warriors_at,
+)
 from tests.browser.seat_player import RAW_ID, SeatPlayer, drag, turns
 from tests.browser.shots import shoot
 from tests.browser.test_web_client import api, csp_refusals, seat_api
@@ -240,7 +247,6 @@ def test_a_march_by_taps_with_the_count_stepper_and_the_keys(
     stepper at "all", - and + step it, Escape closes the menu, a tap one path beyond a
     destination plays both moves of the march, and E ends the step."""
     match_id, token, view, march = ready_to_march(web_stack, seed=12)
-    base = f"/api/matches/{match_id}"
     source, most = march["command"]["clearing"], march["command"].get("count", 0)
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
     page.goto(f"{web_stack.web_url}play?match={match_id}#seat={token}")
@@ -255,20 +261,10 @@ def test_a_march_by_taps_with_the_count_stepper_and_the_keys(
     assert f"all {most}" in page.inner_text("#how-many")
     page.keyboard.press("Escape")
     assert not page.query_selector("#act-menu") and page.query_selector("#act kbd")
-    page.click(f"#board [data-clearing='{source}'] .hit")
-    far = page.query_selector_all("#board g.clearing.dest2")
-    assert far, "a clearing one path beyond a destination is offered"
-    to = str(far[0].get_attribute("data-clearing"))
-    before = warriors_at(view, to, "A1")
-    page.click(f"#board [data-clearing='{to}'] .hit")
     # the march is over (both moves played) or stopped half-way: Played says both parts, and
     # the panel takes clicks again
-    page.wait_for_function(MARCH_OVER)
-    after = call(web_stack, f"{base}/view", token=token)["view"]
-    if "stopped in" not in page.inner_text("#act-done"):  # the second move was legal
-        assert warriors_at(after, to, "A1") == before + most and not after.get("march_left")
-    else:  # stopped half-way: one move of the march is left, from where it stopped
-        assert after.get("march_left") == 1
+    to, before = tap_a_far_march(page, source, view)
+    after = check_the_march(page, web_stack, match_id, token, to, before + most)
     page.wait_for_selector("#act button.end:not([disabled])")
     page.keyboard.press("e")
     page.wait_for_function(AT_LEAST, arg=int(after["version"]) + 1)
