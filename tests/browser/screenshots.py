@@ -7,6 +7,10 @@ turn on a 390x844 phone with the board zoomed in (web-phone), A1's page right af
 started its first battle (web-battle; none if it never can), and the finished
 match one step back in the replay scrubber (web-spectate).  Each is checked not blank
 (``shots.shoot``).
+
+``--arena-from DIR`` takes the arena's leaderboard instead (web-arena): the stack is started
+again on the store a ``frontier arena campaign --workdir DIR`` left, with its web gateway,
+so the picture is the board of that run (the arena schedules nothing: no bot dials in).
 """
 
 from __future__ import annotations
@@ -83,20 +87,40 @@ def _battle(config: StackConfig, match_id: str, token: str, page: Any) -> bool:
     return True
 
 
+def shoot_arena(config: StackConfig, browser: Any, out: Path) -> str:
+    """The arena's leaderboard at 1280 px, the leader's row opened (its factions and rating
+    over time)."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{config.web_url}arena")
+    leader = page.wait_for_selector("tr.entry button.bot-name")
+    leader.click()
+    page.wait_for_selector("tr.details:not([hidden]) svg.chart")
+    name = shoot(page, out, "web-arena").name
+    page.close()
+    return name
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs"))
+    parser.add_argument("--arena-from", type=Path, help="a campaign's workdir: its leaderboard")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as work:
-        config = StackConfig.ephemeral(
-            Path(work), web_port=free_port(), web_env={"FRONTIER_WEB_BOT_KIND": "greedy"}
-        )
+        if args.arena_from:
+            config = StackConfig.ephemeral(args.arena_from, web_port=free_port(), arena=True)
+        else:
+            config = StackConfig.ephemeral(
+                Path(work), web_port=free_port(), web_env={"FRONTIER_WEB_BOT_KIND": "greedy"}
+            )
         with Stack(config), sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
-                names = shoot_all(config, browser, args.out)
+                if args.arena_from:
+                    names = [shoot_arena(config, browser, args.out)]
+                else:
+                    names = shoot_all(config, browser, args.out)
             finally:
                 browser.close()
     print("wrote", ", ".join(str(args.out / n) for n in names))

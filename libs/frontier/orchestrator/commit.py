@@ -222,12 +222,20 @@ class CommitPath:
         reloaded on next use).  A publish whose outcome is unknown (no answer in time, a
         lost connection) is never taken for a failure: the same batch is published again,
         which cannot add a second copy (see Bus.publish_batch), until NATS answers.  The
-        match's lock stays held meanwhile, so its next command waits for the answer."""
+        match's lock stays held meanwhile, so its next command waits for the answer.
+
+        Only a first attempt's success tells the write path that writes are stored again: a
+        later attempt may be answered with the copy an earlier one stored (a duplicate, or
+        the batch found in the stream) while the store still takes nothing new, and the
+        path brought up by that would let the next command wait out NATS instead of being
+        refused at once.  After an unknown outcome the path's probe says when it is up."""
         delay = SETTLE_FIRST_S
+        first = True
         while True:
             try:
                 seq = await self.bus.publish_batch(batch, hosted.stream_seq)
-                await self.write_path.succeeded()  # logged once if it was down
+                if first:
+                    await self.write_path.succeeded()  # logged once if it was down
                 return seq
             except WriterConflict:
                 self.on_conflict(hosted)
@@ -235,6 +243,7 @@ class CommitPath:
                     grpc.StatusCode.ABORTED, WRITER_CONFLICT_MESSAGE, "WRITER_CONFLICT"
                 ) from None
             except NATS_UNREACHABLE as exc:
+                first = False
                 await self.write_path.failed(exc)
                 log.warning(
                     "match %s: the outcome of publishing the batch after version %d is "

@@ -1,9 +1,12 @@
-"""The write path's state: down on a failed write, one log line per change, health and gauge."""
+"""The write path's state: down on a failed write, one log line per change, health and gauge;
+up again only on a write stored now (the probe, or a publish at its first attempt)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from types import SimpleNamespace
+from typing import cast
 
 import grpc
 import nats.errors
@@ -11,9 +14,14 @@ import pytest
 from grpc_health.v1 import health, health_pb2
 from nats.js.errors import APIError, NoStreamResponseError, ServiceUnavailableError
 
+from frontier.orchestrator.clients import DomainClients
+from frontier.orchestrator.commit import CommitPath
+from frontier.orchestrator.hosted_match import HostedMatch
 from frontier.orchestrator.write_path import WRITE_HEALTH, WritePath, failure_reason
+from frontier.runtime.bus import Bus
 from frontier.runtime.errors import ServiceError, classify
 from frontier.runtime.metrics import WRITE_PATH_FAILURES, WRITE_PATH_UP
+from frontier.v1 import events_pb2
 
 Status = health_pb2.HealthCheckResponse
 
@@ -95,3 +103,50 @@ async def test_the_probe_brings_the_path_back_by_itself() -> None:
     finally:
         running.cancel()
     assert path.up and path.reason == ""
+
+
+class _LandedEarlier:
+    """A bus whose first publish of a batch gets no answer in time, though the batch was
+    stored; the retry is answered with that stored copy (as a duplicate is)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def publish_batch(self, batch: events_pb2.EventBatch, expected_last_seq: int) -> int:
+        self.calls += 1
+        if self.calls == 1:
+            raise nats.errors.TimeoutError()
+        return expected_last_seq + 1
+
+
+def _commit_path(bus: object, path: WritePath) -> CommitPath:
+    clients = cast(DomainClients, None)  # publishing calls no domain service
+    return CommitPath(cast(Bus, bus), clients, 0, lambda hosted: None, write_path=path)
+
+
+async def test_a_retry_answered_with_the_copy_stored_before_does_not_bring_the_path_up() -> None:
+    """A publish whose first answer never came marks the path down; its retry, answered
+    with the batch an earlier attempt stored, says nothing of the store now: the path stays
+    down (commands are refused at once) until the probe stores a write."""
+    path = WritePath()
+    bus = _LandedEarlier()
+    hosted = cast(
+        HostedMatch, SimpleNamespace(match_id="m", stream_seq=4, state=SimpleNamespace(version=3))
+    )
+    batch = events_pb2.EventBatch(match_id="m")
+    assert await _commit_path(bus, path)._publish(hosted, batch) == 5
+    assert bus.calls == 2 and not path.up
+    with pytest.raises(ServiceError):
+        path.check()
+
+
+async def test_a_write_stored_at_the_first_attempt_brings_the_path_up() -> None:
+    path = WritePath()
+    await path.failed(nats.errors.TimeoutError())
+    bus = _LandedEarlier()
+    bus.calls = 1  # its next publish is answered at once
+    hosted = cast(
+        HostedMatch, SimpleNamespace(match_id="m", stream_seq=4, state=SimpleNamespace(version=3))
+    )
+    assert await _commit_path(bus, path)._publish(hosted, events_pb2.EventBatch()) == 5
+    assert path.up
