@@ -88,14 +88,15 @@ def _battle(config: StackConfig, match_id: str, token: str, page: Any) -> bool:
 
 
 def shoot_arena(config: StackConfig, browser: Any, out: Path) -> str:
-    """The arena's leaderboard at 1280 px, the leader's row opened (its factions and rating
-    over time)."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    """The top of the arena's leaderboard at 1280 px (the ranking, the leader's row opened
+    with its factions and rating over time, the chart of the leaders); the list of recent
+    matches below it runs to hundreds of lines and is left out."""
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
     page.goto(f"{config.web_url}arena")
     leader = page.wait_for_selector("tr.entry button.bot-name")
     leader.click()
     page.wait_for_selector("tr.details:not([hidden]) svg.chart")
-    name = shoot(page, out, "web-arena").name
+    name = shoot(page, out, "web-arena", full_page=False).name
     page.close()
     return name
 
