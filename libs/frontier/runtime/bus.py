@@ -63,6 +63,7 @@ from .failure_log import FailureLog
 from .follow import Follower
 from .nats_internals import fail_waiting_requests
 from .settings import ServiceSettings
+from .stream_subjects import stream_subjects
 
 log = logging.getLogger("frontier.bus")
 
@@ -367,31 +368,12 @@ class Bus(EventStream):
             return record
 
     async def match_ids(self) -> list[str]:
-        """Every match id of the matches bucket, sorted: the server's own list of the
-        bucket stream's subjects, page by page.
-
-        Why not ``KeyValue.keys()``: nats-py walks a watcher and stops at the first entry
-        that reports nothing pending, which under concurrent writes can come before the
-        replay is complete, so a listing made while matches were being written could miss
-        some (ListMatches then ended a page early).  The stream's subject detail cannot.
-        The bucket's keys are never deleted (they age out with the stream, which removes
-        their subjects), so every subject is a match."""
+        """Every match id of the matches bucket, sorted, from the server's own list of the
+        bucket stream's subjects (see stream_subjects.py for why not ``keys()``).  The
+        bucket's keys are never deleted (they age out with the stream, which removes their
+        subjects), so every subject is a match."""
         prefix = f"$KV.{MATCHES_BUCKET}."
-        found: list[str] = []
-        while True:
-            request = {"subjects_filter": f"{prefix}>", "offset": len(found)}
-            reply = await self.nc.request(
-                f"$JS.API.STREAM.INFO.KV_{MATCHES_BUCKET}",
-                json.dumps(request).encode(),
-                timeout=self.timeout_s,
-            )
-            info = json.loads(reply.data)
-            if "error" in info:
-                raise APIError.from_error(info["error"])
-            subjects = (info.get("state") or {}).get("subjects") or {}
-            found.extend(subject[len(prefix) :] for subject in subjects)
-            if not subjects or len(found) >= int(info.get("total") or 0):
-                return sorted(found)
+        return await stream_subjects(self.nc, f"KV_{MATCHES_BUCKET}", prefix, self.timeout_s)
 
     async def leases_bucket(self) -> KeyValue:
         """The KV bucket of match leases (many orchestrators; see orchestrator/leases.py)."""
