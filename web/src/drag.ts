@@ -3,13 +3,13 @@
 // that never leaves its clearing stays a tap.  While a move is dragged the board does not
 // pan (panzoom.ts reads `data-moving`), and a line follows the pointer.
 
+import { TAP_SLOP_PX } from './panzoom';
 import { svg } from './svg';
 
 export type Drop = (from: string, to: string) => void;
 
 const drops = new WeakMap<SVGSVGElement, Drop>();
 const listening = new WeakSet<SVGSVGElement>();
-const START_PX = 8; // as far as a press may wander and still be a tap (as in panzoom.ts)
 
 /** The place (clearing or forest id) drawn under a point of the screen, if any. */
 function placeAt(x: number, y: number): string {
@@ -17,9 +17,10 @@ function placeAt(x: number, y: number): string {
   return g?.getAttribute('data-clearing') ?? g?.getAttribute('data-forest') ?? '';
 }
 
-function inBoard(root: SVGSVGElement, e: PointerEvent): { x: number; y: number } {
+/** A point of the screen in the board's own coordinates (its viewBox, zoomed or not). */
+function inBoard(root: SVGSVGElement, x: number, y: number): { x: number; y: number } {
   const m = root.getScreenCTM()?.inverse();
-  const p = new DOMPoint(e.clientX, e.clientY);
+  const p = new DOMPoint(x, y);
   const q = m ? p.matrixTransform(m) : p;
   return { x: q.x, y: q.y };
 }
@@ -48,10 +49,10 @@ export function dragMoves(root: SVGSVGElement, drop: Drop | undefined): void {
   });
   root.addEventListener('pointermove', (e) => {
     if (!from || !e.isPrimary) return;
-    if (!line && Math.hypot(e.clientX - start.x, e.clientY - start.y) < START_PX) return;
-    const at = inBoard(root, e);
+    if (!line && Math.hypot(e.clientX - start.x, e.clientY - start.y) < TAP_SLOP_PX) return;
+    const at = inBoard(root, e.clientX, e.clientY);
     if (!line) {
-      const s = inBoard(root, { clientX: start.x, clientY: start.y } as PointerEvent);
+      const s = inBoard(root, start.x, start.y);
       line = svg('line', { x1: s.x, y1: s.y, x2: at.x, y2: at.y, class: 'drag-line' }) as SVGLineElement;
       root.append(line);
     }

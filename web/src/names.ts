@@ -8,6 +8,9 @@ import type { GameData } from './contract';
 
 const ID_SHAPE = /\b[a-z][a-z_]*\.[a-z0-9_.]*[a-z0-9_]/g;
 
+/** A word or phrase with its first letter in capitals. */
+export const capitalized = (s: string): string => (s ? s[0].toUpperCase() + s.slice(1) : s);
+
 export const humane = (s: string): string => s.replace(/^base_(\w+)$/, '$1 base').replace(/[_./]+/g, ' ').trim();
 
 export class Names {
@@ -58,7 +61,7 @@ export class Names {
     const seat = seatName(s);
     if (!seat) return '';
     const faction = this.factions[seat] ?? '';
-    return faction ? `${seat} (${faction[0].toUpperCase()}${faction.slice(1)})` : seat;
+    return faction ? `${seat} (${capitalized(faction)})` : seat;
   }
 
   // Any id left in a text (a reason, a quest, an effect) as words.

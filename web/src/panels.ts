@@ -4,7 +4,7 @@
 import { factionLabel, TEAM_COLOUR } from './board';
 import type { CardData, View } from './contract';
 import { itemName, seatName, suitName, teamName } from './model';
-import { humane, Names } from './names';
+import { capitalized, humane, Names } from './names';
 import { html, svg } from './svg';
 
 const TURN_ORDER = ['A1', 'B1', 'A2', 'B2', 'A3', 'B3'];
@@ -73,7 +73,7 @@ export function seatBoards(view: View, cards: Record<string, CardData>, names?: 
     const supply = s.supply.map((p) => `${humane(p.kind)} ${p.count}`).join(', ');
     if (supply) lines.push(`supply: ${supply}`);
     if (s.eyrie) {
-      lines.push(`leader: ${s.eyrie.leader ? `the ${humane(s.eyrie.leader).replace(/^\w/, (c) => c.toUpperCase())}` : '—'}`);
+      lines.push(`leader: ${s.eyrie.leader ? `the ${capitalized(humane(s.eyrie.leader))}` : '—'}`);
       for (const col of s.eyrie.decree) lines.push(`Decree ${col.column}: ${col.cards.map(cardName).join(', ') || '—'}`);
     }
     if (s.alliance) {

@@ -10,6 +10,8 @@ interface State { full: Box; box: Box; dragged: boolean }
 
 const states = new WeakMap<SVGSVGElement, State>();
 const MAX_ZOOM = 8;
+/** How far (px) a press may wander and still be a tap, not a drag (here and in drag.ts). */
+export const TAP_SLOP_PX = 8;
 
 function apply(root: SVGSVGElement, s: State): void {
   root.setAttribute('viewBox', `${s.box.x} ${s.box.y} ${s.box.w} ${s.box.h}`);
@@ -93,7 +95,7 @@ function listen(root: SVGSVGElement, s: State): void {
     pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
     moved += Math.abs(dx) + Math.abs(dy);
     // a click, nothing to pan, or a move dragged across the board (drag.ts)
-    if (moved < 8 || s.box.w >= s.full.w || root.dataset.moving) return;
+    if (moved < TAP_SLOP_PX || s.box.w >= s.full.w || root.dataset.moving) return;
     if (!root.hasPointerCapture(e.pointerId)) root.setPointerCapture(e.pointerId);
     s.box.x -= (dx * s.box.w) / rect.width;
     s.box.y -= (dy * s.box.h) / rect.height;
@@ -102,7 +104,7 @@ function listen(root: SVGSVGElement, s: State): void {
   });
   const up = (e: PointerEvent): void => {
     pointers.delete(e.pointerId);
-    s.dragged = moved >= 8;
+    s.dragged = moved >= TAP_SLOP_PX;
   };
   root.addEventListener('pointerup', up);
   root.addEventListener('pointercancel', up);
