@@ -69,3 +69,27 @@ class Match:
         while self.to_act is not None:
             self.step(pick + n)
             n += 1
+
+
+def listed_matches(
+    stub: match_pb2_grpc.MatchServiceStub,
+    status: match_pb2.MatchStatus.ValueType = match_pb2.MATCH_STATUS_UNSPECIFIED,
+) -> dict[str, match_pb2.MatchSummary]:
+    """Every match ListMatches lists (with ``status``; unspecified: any), by id, page after page: the
+    integration stack is shared by the whole session, so a match made by one test can sort
+    beyond the first page."""
+    found: dict[str, match_pb2.MatchSummary] = {}
+    token = ""
+    while True:
+        page = stub.ListMatches(
+            match_pb2.ListMatchesRequest(page_size=1000, page_token=token, status=status)
+        )
+        found.update((m.match_id, m) for m in page.matches)
+        token = page.next_page_token
+        if not token:
+            return found
+
+
+def summary_of(stub: match_pb2_grpc.MatchServiceStub, match_id: str) -> match_pb2.MatchSummary:
+    """The ListMatches summary of one match."""
+    return listed_matches(stub)[match_id]

@@ -17,7 +17,7 @@ from frontier.ops.stack import Stack
 from frontier.v1 import bot_pb2, errors_pb2, match_pb2, match_pb2_grpc, types_pb2
 
 from .bot_helpers import RawStream, wait_until
-from .client import MIRROR, Match
+from .client import MIRROR, Match, summary_of
 
 pytestmark = pytest.mark.integration
 
@@ -104,8 +104,7 @@ def test_refusals_name_the_request_field_at_fault(
 def _summary_statuses(
     stub: match_pb2_grpc.MatchServiceStub, match_id: str
 ) -> dict[int, tuple[int, str]]:
-    page = stub.ListMatches(match_pb2.ListMatchesRequest(page_size=1000))
-    summary = next(m for m in page.matches if m.match_id == match_id)
+    summary = summary_of(stub, match_id)
     return {s.seat: (s.status, s.bot) for s in summary.seats}
 
 

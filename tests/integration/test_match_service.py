@@ -17,7 +17,7 @@ from frontier.play.remote_match import play_remote
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 from frontier.wire.convert import command_to_proto, enum_from_proto
 
-from .client import MIRROR, Match
+from .client import MIRROR, Match, listed_matches
 
 pytestmark = pytest.mark.integration
 
@@ -257,7 +257,7 @@ def test_list_matches_and_scoreboard(
 
     match = Match.create(match_stub, seed=13)
     match.play_out()
-    listed = {m.match_id: m for m in match_stub.ListMatches(match_pb2.ListMatchesRequest()).matches}
+    listed = listed_matches(match_stub)
     assert listed[match.match_id].winner in {"A", "B", "draw"}
     with grpc.insecure_channel(stack.config.address("scoring")) as channel:
         board = scoring_pb2_grpc.ScoringServiceStub(channel).GetScoreboard(

@@ -17,7 +17,7 @@ from frontier.runtime.errors import reason_in
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 from frontier.wire.convert import command_from_proto, enum_from_proto, enum_to_proto
 
-from .client import MIRROR
+from .client import MIRROR, summary_of
 from .stream_check import stored_batches
 
 pytestmark = pytest.mark.integration
@@ -48,8 +48,7 @@ def _refused(call: Callable[[], object]) -> tuple[grpc.StatusCode, str]:
 
 
 def _status(stub: match_pb2_grpc.MatchServiceStub, match_id: str, seat: Seat) -> int:
-    page = stub.ListMatches(match_pb2.ListMatchesRequest(page_size=1000))
-    summary = next(m for m in page.matches if m.match_id == match_id)
+    summary = summary_of(stub, match_id)
     return next(e.status for e in summary.seats if e.seat == _seat(seat))
 
 

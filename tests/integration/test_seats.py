@@ -11,7 +11,7 @@ import pytest
 from frontier.runtime.errors import reason_in
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 
-from .client import MIRROR
+from .client import MIRROR, listed_matches, summary_of
 
 pytestmark = pytest.mark.integration
 
@@ -37,8 +37,7 @@ def _create(
 
 
 def _summary(stub: match_pb2_grpc.MatchServiceStub, match_id: str) -> match_pb2.MatchSummary:
-    page = stub.ListMatches(match_pb2.ListMatchesRequest(page_size=1000))
-    return next(m for m in page.matches if m.match_id == match_id)
+    return summary_of(stub, match_id)
 
 
 def _statuses(summary: match_pb2.MatchSummary) -> dict[int, int]:
@@ -231,5 +230,4 @@ def test_a_bad_seat_setup_is_invalid_and_creates_nothing(
 
 
 def _listed(match_stub: match_pb2_grpc.MatchServiceStub) -> set[str]:
-    reply = match_stub.ListMatches(match_pb2.ListMatchesRequest(page_size=1000))
-    return {m.match_id for m in reply.matches}
+    return set(listed_matches(match_stub))

@@ -15,7 +15,7 @@ import pytest
 from frontier.runtime.errors import reason_in
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 
-from .client import MIRROR
+from .client import MIRROR, summary_of
 
 A1 = types_pb2.SEAT_A1
 
@@ -60,8 +60,7 @@ def test_readers_without_a_seat_see_the_match_as_it_was_set_up(
     for token in ("", created.host_token):
         shown = match_stub.GetView(match_pb2.GetViewRequest(match_id=match_id, seat_token=token))
         assert shown.view.version == 0 and json.loads(shown.view.json)["version"] == 0
-    listed = match_stub.ListMatches(match_pb2.ListMatchesRequest(page_size=1000))
-    summary = next(m for m in listed.matches if m.match_id == match_id)
+    summary = summary_of(match_stub, match_id)
     assert (summary.version, summary.score_a, summary.score_b) == (0, 0, 0)
     replay = json.loads(
         match_stub.ExportReplay(match_pb2.ExportReplayRequest(match_id=match_id)).json
