@@ -133,6 +133,21 @@ def check_the_march(
     return after
 
 
+def ready_to_end_the_step(page: Any) -> int:
+    """Answers what the page asks before the step may end (a march into a clearing with
+    sympathy asks the Marquise to give a card for the Outrage), until it offers the step's
+    end; how many answers that took."""
+    for answered in range(10):
+        page.wait_for_selector(
+            "#act button.end:not([disabled]), #act .act-answers button:not([disabled])"
+        )
+        answers = "#act .act-answers button:not([disabled])"
+        if page.query_selector(answers) is None:
+            return answered
+        page.locator(answers).first.click()  # found again if the panel was redrawn meanwhile
+    raise AssertionError("the page kept asking")
+
+
 # the page's march is over: both moves played, or stopped half-way (the panel says both parts)
 MARCH_OVER = """() => {
   const act = document.querySelector('#act');

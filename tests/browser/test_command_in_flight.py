@@ -1,22 +1,30 @@
-"""A seat's page while its command is on its way: a read of the view that started before the
-command and is answered while it is in flight must not replace the choices the command's
-reply brings.  The page's first events arrive before its first view, so it always reads the
-view a second time; the test holds that second read, answers it with the version the command
-is sent at, and holds the command until then, so the order is the one that went wrong."""
+"""A seat's page while its command is on its way: a read of the view or the choices that
+started before the command and is answered while it is in flight, or after its reply, must
+not replace the choices the command's reply brings.  The page's first events arrive before
+its first view, so it always reads the view (and its choices) a second time; the tests hold
+that second read and answer it with the version the command is sent at, in the order that
+went wrong."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 import pytest
 
 from frontier.ops.stack import StackConfig
-from tests.browser.gateway import check_the_march, ready_to_march, tap_a_far_march
+from tests.browser.gateway import (
+    check_the_march,
+    ready_to_end_the_step,
+    ready_to_march,
+    tap_a_far_march,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration]
 
 VIEW = re.compile(r"/api/matches/[^/]+/view$")
+LEGAL = re.compile(r"/api/matches/[^/]+/legal$")
 COMMANDS = re.compile(r"/api/matches/[^/]+/commands$")
 
 # the page has had both answers to its view reads (the stale one included)
@@ -25,6 +33,18 @@ VIEWS_ANSWERED = (
     ".filter(e => /\\/view$/.test(e.name) && e.responseEnd > 0).length >= n"
 )
 NEXT_TASK = "() => new Promise(r => setTimeout(r, 0))"
+# the page has had this many answers to its reads of the choices
+LEGAL_ANSWERED = (
+    "n => performance.getEntriesByType('resource')"
+    ".filter(e => /\\/legal$/.test(e.name) && e.responseEnd > 0).length >= n"
+)
+# from now on, window.staleShown says whether a choice labelled STALE was ever on show
+WATCH_STALE = """() => {
+  window.staleShown = false;
+  new MutationObserver(() => {
+    if (document.querySelector('#act')?.textContent?.includes('STALE')) window.staleShown = true;
+  }).observe(document.body, { childList: true, subtree: true, characterData: true });
+}"""
 
 
 def _until(page: Any, done: Any, what: str) -> None:
@@ -84,4 +104,54 @@ def test_a_view_read_answered_while_a_march_is_on_its_way_keeps_the_march_going(
     check_the_march(page, web_stack, match_id, token, to, before + most)
     stale_at = order.index("stale view answered")
     assert "legal" not in order[stale_at : order.index("first move answered")], order
+    page.close()
+
+
+def test_a_read_of_the_choices_answered_after_a_march_is_over_is_dropped(
+    web_stack: StackConfig, browser: Any
+) -> None:
+    """The page's second read of its choices is held while a tap plays both moves of a march,
+    then answered with the choices from before the march (marked STALE): the page never shows
+    them, reads its view again, and offers what the march left it (the step's end, or an
+    Outrage's card to give first)."""
+    match_id, token, view, march = ready_to_march(web_stack, seed=12)
+    source, most = march["command"]["clearing"], int(march["command"].get("count", 0))
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    views: list[Any] = []
+    reads: list[Any] = []
+
+    def on_view(route: Any) -> None:
+        views.append(route)
+        if len(views) > 1:  # only the first is held, until the first events are in
+            route.continue_()
+
+    def on_legal(route: Any) -> None:
+        reads.append(route)
+        if len(reads) != 2:  # only the second is held
+            route.continue_()
+
+    page.route(VIEW, on_view)
+    page.route(LEGAL, on_legal)
+    page.goto(f"{web_stack.web_url}play?match={match_id}#seat={token}")
+    _until(page, lambda: len(views) >= 1, "read the view")
+    page.wait_for_selector("#log li", state="attached")  # events in before the first view
+    views[0].continue_()
+    page.wait_for_selector("#board .box.target")  # the first choices are drawn
+    _until(page, lambda: len(reads) >= 2, "read its choices again")
+    held = reads[1].fetch()  # answered now: the choices before the march
+    stale = json.loads(held.text())
+    assert int(stale["version"]) == int(view["version"])
+    for c in stale["commands"]:
+        c["label"] = f"STALE {c.get('label', '')}"
+    page.evaluate(WATCH_STALE)
+
+    to, before = tap_a_far_march(page, source, view)
+    after = check_the_march(page, web_stack, match_id, token, to, before + most)
+    assert int(after["version"]) > int(view["version"])
+    reads[1].fulfill(response=held, body=json.dumps(stale))
+    page.wait_for_function(LEGAL_ANSWERED, arg=2)
+    page.evaluate(NEXT_TASK)
+    page.evaluate(NEXT_TASK)
+    ready_to_end_the_step(page)
+    assert not page.evaluate("() => window.staleShown"), "the stale choices were shown"
     page.close()

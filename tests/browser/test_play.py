@@ -23,6 +23,7 @@ from tests.browser.gateway import (
     AT_LEAST,
     call,
     check_the_march,
+    ready_to_end_the_step,
     ready_to_march,
     tap_a_far_march,
     warriors_at,
@@ -265,9 +266,9 @@ def test_a_march_by_taps_with_the_count_stepper_and_the_keys(
     # the panel takes clicks again
     to, before = tap_a_far_march(page, source, view)
     after = check_the_march(page, web_stack, match_id, token, to, before + most)
-    page.wait_for_selector("#act button.end:not([disabled])")
+    answered = ready_to_end_the_step(page)
     page.keyboard.press("e")
-    page.wait_for_function(AT_LEAST, arg=int(after["version"]) + 1)
+    page.wait_for_function(AT_LEAST, arg=int(after["version"]) + answered + 1)
     page.close()
 
 

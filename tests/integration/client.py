@@ -75,9 +75,9 @@ def listed_matches(
     stub: match_pb2_grpc.MatchServiceStub,
     status: match_pb2.MatchStatus.ValueType = match_pb2.MATCH_STATUS_UNSPECIFIED,
 ) -> dict[str, match_pb2.MatchSummary]:
-    """Every match ListMatches lists (with ``status``; unspecified: any), by id, page after page: the
-    integration stack is shared by the whole session, so a match made by one test can sort
-    beyond the first page."""
+    """Every match ListMatches lists (with ``status``; unspecified: any), by id, page after
+    page: the integration stack is shared by the whole session, so a match made by one test
+    can sort beyond the first page."""
     found: dict[str, match_pb2.MatchSummary] = {}
     token = ""
     while True:

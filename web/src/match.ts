@@ -219,18 +219,21 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
     }
   }
 
-  // While a command is on its way, a read of the view leaves the page alone: it may answer for
-  // the version the command was sent at, whose choices would replace the ones the reply brings
-  // (and drop a march's second move asked for with one tap).  A read skipped so is made again
-  // once the reply is in.
+  // A read of the view or the choices that a command overtook leaves the page alone: it may
+  // answer for the version the command was sent at, whose choices would replace the ones the
+  // reply brings (and drop a march's second move asked for with one tap, or leave the page on
+  // a march's choices after it is over).  A read answered while the command is on its way is
+  // made again once the reply is in; one answered after the reply, at once.
   let submitting = false;
   let inFlight = false;
   let missed = false;
+  let sent = 0; // commands sent so far: a read that began before the latest one is stale
   async function submit(c: Legal): Promise<void> {
     if (submitting) return;
     submitting = true;
     try {
       inFlight = true;
+      sent += 1;
       const reply = await api<CommandReply>(`/api/matches/${matchId}/commands`, { method: 'POST', token, body: { legal_id: c.id, expected_version: legalVersion } }).finally(() => { inFlight = false; });
       for (const e of reply.events) ownEvents.set(Number(e.state_version), e);
       for (const e of reply.events) relog(e);
@@ -263,13 +266,14 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
     try {
       do {
         again = false;
+        const at = sent;
         const v = (await api<ViewReply>(`/api/matches/${matchId}/view`, { token })).view;
-        if (inFlight) { missed = true; continue; }
+        if (overtaken(at)) continue;
         if (live && Number(v.version) < Number(live.version)) continue;
         live = v;
         if (playing && seatName(v.to_act) === me && !v.winner) {
           const l = await api<LegalReply>(`/api/matches/${matchId}/legal`, { token });
-          if (inFlight) { missed = true; continue; }
+          if (overtaken(at)) continue;
           legal = l.commands;
           legalVersion = Number(l.version);
         } else { legal = []; legalVersion = Number(v.version); }
@@ -278,6 +282,13 @@ export async function matchPage(root: HTMLElement, playing: boolean): Promise<vo
         choicesChanged();
       } while (again);
     } finally { reading = false; }
+  }
+  // A command was sent since the read `at` began: the read is dropped and made again (after
+  // the reply when it is still on its way).
+  function overtaken(at: number): boolean {
+    if (inFlight) missed = true;
+    else if (sent !== at) again = true;
+    return inFlight || sent !== at;
   }
   function refreshSoon(): void {
     if (pending) return;
