@@ -62,11 +62,16 @@ async def test_spectators_see_every_event_and_the_caps_refuse_past_them(
     created: list[str] = []
     started = threading.Event()
     go = threading.Event()
+    read = threading.Event()
 
-    def on_round(summary: object) -> None:  # hold the match in round 1 until watched
-        if not started.is_set():
+    def on_round(summary: object) -> None:
+        if not started.is_set():  # hold the match in round 1 until watched
             started.set()
             go.wait(60)
+        elif isinstance(summary, dict) and summary.get("final"):
+            # the player's own watch (its check) waits until the 40 here have read the
+            # whole match and left: a 41st would be refused by the cap
+            read.wait(60)
 
     played = asyncio.create_task(
         asyncio.to_thread(play_remote, address, 31, MIRROR, on_round, 10.0, created.append)
@@ -80,9 +85,10 @@ async def test_spectators_see_every_event_and_the_caps_refuse_past_them(
         firsts = [await watch.read() for watch in watches]  # each admitted, from the start
         assert await _refusal(stub, match_id) == "WATCHERS_LIMIT"  # the match's cap
         go.set()
+        seen = await asyncio.gather(*(_rest(w, f) for w, f in zip(watches, firsts, strict=True)))
+        read.set()
         result = await played
         assert result.verified
-        seen = await asyncio.gather(*(_rest(w, f) for w, f in zip(watches, firsts, strict=True)))
         assert {tuple(s) for s in seen} == {tuple(range(1, len(seen[0]) + 1))}
         assert len(seen[0]) > 100  # the whole match, to its end
 
