@@ -15,7 +15,12 @@ archives them per entrant (the latest :data:`HISTORY_KEPT`), merged by match id 
 
 Ratings are openskill's Plackett-Luce model, team-aware: a match is two teams of three
 ranked by the result (a draw ranks them equal).  A filler seat (the server's bot, no
-entrant) plays with a fresh rating that is never stored.  A bot that left a match before
+entrant) plays with the rating of that bot's standing entrant (``builtin:<bot>``) when the
+board has one, and that rating is not moved by the filler's seat; with no such entrant, a
+fresh rating that is never stored.  Why: the filler is that very bot, whose strength the
+board knows; a fresh rating (an uncertainty of 25/3, four times a rated entrant's) in every
+match would say "this seat could be anyone", and openskill then credits each result less to
+the rated seats, so their intervals narrow far more slowly.  A bot that left a match before
 its end is rated by the match's result all the same: leaving does not avoid a loss.
 """
 
@@ -25,6 +30,8 @@ from collections.abc import Callable
 
 from openskill.models import PlackettLuce
 from pydantic import BaseModel, Field
+
+from .scheduler import builtin_entrant
 
 APPLIED_KEPT = 2000  # match ids the board remembers as rated (far more than ever in flight)
 RECENT_KEPT = 50  # finished matches the leaderboard lists
@@ -185,11 +192,11 @@ def _rate(board: Board, result: MatchResult) -> None:
             seat.bot_id, EntrantRecord(bot_id=seat.bot_id, name=seat.name, builtin=seat.builtin)
         )
         entrant.name = seat.name
-    overall = _update(result, ranks, lambda s: board.entrants[s.bot_id].skill)
+    overall = _update(result, ranks, lambda s: _standing(board, s).skill)
     per_faction = _update(
         result,
         ranks,
-        lambda s: board.entrants[s.bot_id].factions.get(s.faction, Skill()),
+        lambda s: _standing(board, s).factions.get(s.faction, Skill()),
     )
     for seat in rated:
         entrant = board.entrants[seat.bot_id]
@@ -202,6 +209,13 @@ def _rate(board: Board, result: MatchResult) -> None:
         entrant.teams[team] = entrant.teams.get(team, 0) + 1
 
 
+def _standing(board: Board, seat: SeatResult) -> EntrantRecord:
+    """Whose rating a seat plays with: its entrant's, or a filler's bot's standing entrant's
+    (a fresh record when the board has none; see the module docstring)."""
+    bot_id = seat.bot_id or builtin_entrant(seat.name).bot_id
+    return board.entrants.get(bot_id) or EntrantRecord(bot_id=bot_id, name=seat.name)
+
+
 def _update(
     result: MatchResult, ranks: list[int], skill_of: Callable[[SeatResult], Skill]
 ) -> dict[str, Skill]:
@@ -210,7 +224,7 @@ def _update(
     owners: list[list[str]] = [[], []]
     for seat in result.seats:
         side = 0 if seat.seat.startswith("A") else 1
-        skill = skill_of(seat) if seat.bot_id else Skill()
+        skill = skill_of(seat)
         teams[side].append(_MODEL.rating(mu=skill.mu, sigma=skill.sigma))
         owners[side].append(seat.bot_id)
     if not teams[0] or not teams[1]:

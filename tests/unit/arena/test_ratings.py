@@ -8,6 +8,7 @@ import pytest
 from frontier.arena.ratings import (
     APPLIED_KEPT,
     Board,
+    EntrantRecord,
     MatchResult,
     SeatResult,
     Skill,
@@ -80,6 +81,25 @@ def test_faction_ratings_are_kept_per_faction_played():
 def test_fillers_are_not_on_the_board():
     board = apply_result(Board(), result("m1", "A", A1="x"))
     assert board is not None and set(board.entrants) == {"x"}
+
+
+def test_a_filler_plays_with_its_bots_standing_rating_which_it_leaves_alone():
+    """The filler is the server's greedy bot: once the board rates ``builtin:greedy``, a
+    filler seat plays with that rating (not a fresh one), so a result tells the rated seats
+    more (their uncertainty shrinks further), and the filler's seat moves no rating."""
+    five = {seat: bot for seat, bot in SIX.items() if seat != "B3"}  # B3: the filler
+    fresh = apply_result(Board(), result("m1", "A", **five))
+    assert fresh is not None
+    known = Board()
+    known.entrants["builtin:greedy"] = EntrantRecord(
+        bot_id="builtin:greedy", name="greedy", builtin=True, skill=Skill(mu=20.0, sigma=1.5)
+    )
+    rated = apply_result(known, result("m1", "A", **five))
+    assert rated is not None
+    for bot in five.values():
+        assert rated.entrants[bot].skill.sigma < fresh.entrants[bot].skill.sigma
+    assert rated.entrants["builtin:greedy"].skill == Skill(mu=20.0, sigma=1.5)
+    assert rated.entrants["builtin:greedy"].played == 0
 
 
 def test_a_void_match_is_listed_and_rates_nobody():
