@@ -1,17 +1,24 @@
-"""Greedy bots: take the command that most raises the own team's score or hurts the rival's.
+"""Greedy bots: take the command that leaves the own team best placed, without a search.
 
 Two variants, because they see different things:
 
-* :class:`GreedyBot` (registry name ``greedy``) is the in-process bot of tournaments and of
-  the orchestrator's takeovers.  For each legal command it runs the owning domain's part of
-  the pure engine (``apply_command``, the command and what it sets off at once, such as a
-  battle) on a *copy* of the state and reads the events: points scored for its team minus
-  points for the rival (the ``SCORED`` events), then rival pieces removed minus its own.
-  What it uses: the full state, like every in-process bot (see :class:`frontier.bots.Bot`),
-  but the copy's random generator is replaced by the bot's own, so it does not foresee the
-  real dice or draws; it does see whether the defender's hidden hand holds an ambush (the
-  battle then stops for that decision and scores nothing yet).  Nothing else of the hidden
-  state influences its choice.
+* :class:`GreedyBot` (registry name ``greedy``) is the in-process bot of tournaments, of
+  the server's bot seats and of the orchestrator's takeovers.  It plans the rest of its
+  turn once per command: on one determinization of its seat's view
+  (:mod:`frontier.bots.determinize`, the search's; nothing hidden is read), each legal
+  command is played, the rest of the turn is played by the search's playout policy taking
+  its best-ranked command every time (:func:`frontier.bots.playout.command_value`), and the
+  position the turn ends in is judged by the search's leaf evaluation
+  (:func:`frontier.bots.evaluation.evaluate`: team score, material weighted by the rounds
+  left, contraband on its way home, bridges, stocks).  The command whose turn ends best
+  wins.  Why the whole turn and not only the command: most commands score nothing by
+  themselves (a march, a recruit, a card spent on a craft's cost), so a bot that judged
+  the command alone broke those ties at random and played like the random bot for most of
+  a turn; with the turn it sees the march that lets it battle, the recruit that lets it
+  build.  Why one sample, a fixed policy and no tree: it is the cheap bot the server runs
+  for every seat nobody else plays (about 10 ms a decision; the search bot is ``search``).
+  The same sample and tie-break seed serve every command of a decision, so the commands are
+  compared on the same cards and dice.
 * :class:`GreedyViewBot` (registry name ``greedy-view``) decides from a seat's *view* only,
   which is all a remote bot has (``frontier bot --kind greedy`` runs the same
   :func:`view_score`): the public card catalogue gives a craft's points, the public board
@@ -26,17 +33,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from frontier.engine import Command, CommandKind, EventKind, Seat, State, rng
+from frontier.engine import Command, CommandKind, Seat, State, legal_commands, rng, to_act
 from frontier.engine.cards import catalog
-from frontier.engine.ctx import Ctx
-from frontier.engine.decide import apply_command
-from frontier.engine.model import other_team
+from frontier.engine.decide import execute_chosen
 from frontier.engine.pieces import BUILDINGS, TOKENS, WARRIOR
 from frontier.engine.view import view
+
+from .determinize import ViewModel
+from .evaluation import evaluate
+from .playout import command_value
 
 POINT = 100  # one victory point, in evaluation units
 PIECE = 10  # one piece removed
 PASS_PENALTY = 1  # END_PHASE when something else scores as much
+TURN_LIMIT = 60  # commands a planned turn plays at most (a safety net: the turn ends first)
 
 
 def _tie_break(best: list[Command], state: int) -> tuple[Command, int]:
@@ -52,7 +62,8 @@ def _pick(scored: Sequence[tuple[int, Command]], state: int) -> tuple[Command, i
 
 
 class GreedyBot:
-    """One-command lookahead with the pure engine (see the module docstring)."""
+    """Plays each command's turn out with the playout policy and takes the best (see the
+    module docstring)."""
 
     __slots__ = ("_rng",)
 
@@ -64,27 +75,54 @@ class GreedyBot:
             raise ValueError(f"no legal command to choose from for seat {seat.value}")
         if len(legal) == 1:
             return legal[0]
-        dice, self._rng = rng.next_u64(self._rng)
-        scored = [(self.evaluate(state, seat, cmd, dice), cmd) for cmd in legal]
-        cmd, self._rng = _pick(scored, self._rng)
+        return self.choose_from_view(view(state, seat), legal)
+
+    def choose_from_view(self, data: Mapping[str, Any], legal: list[Command]) -> Command:
+        """The greedy command among ``legal``, from the seat's view alone."""
+        if not legal:
+            raise ValueError("no legal command to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        seed, self._rng = rng.next_u64(self._rng)
+        cmd, self._rng = _pick(turn_values(data, legal, seed), self._rng)
         return cmd
 
-    @staticmethod
-    def evaluate(state: State, seat: Seat, cmd: Command, dice: int) -> int:
-        """The value of ``cmd``'s immediate events for ``seat``'s team (higher is better)."""
-        probe = state.clone()
-        probe.rng = dice  # the bot's own randomness: no peeking at the real dice or draws
-        ctx = Ctx(probe)
-        apply_command(ctx, cmd)
-        team = seat.team
-        value = -PASS_PENALTY if cmd.kind is CommandKind.END_PHASE else 0
-        for event in ctx.events:
-            if event.kind is EventKind.SCORED:
-                value += POINT * event.amount * (1 if event.target == team.value else -1)
-            elif event.kind is EventKind.PIECES_REMOVED and event.seat:
-                owner_team = Seat(event.seat).team
-                value += PIECE * event.count * (1 if owner_team is other_team(team) else -1)
-        return value
+
+def turn_values(
+    data: Mapping[str, Any], legal: list[Command], seed: int
+) -> list[tuple[int, Command]]:
+    """Each command of ``legal`` with the value of the turn it begins, in evaluation units
+    (100 = one victory point) for the viewer's team: on the determinization ``seed`` deals
+    from ``data``, the command, then the rest of the turn by the playout policy's best."""
+    model = ViewModel(data)
+    sample = model.sample(seed)
+    team = model.viewer.team
+    turn = (sample.round, sample.turn_seat)
+    out = []
+    for cmd in legal:
+        state = sample.clone()
+        _, current = execute_chosen(state, cmd, legal)
+        gen = seed
+        for _ in range(TURN_LIMIT):
+            actor = to_act(state)
+            if actor is None or (state.round, state.turn_seat) != turn:
+                break
+            options = current if current is not None else legal_commands(state, actor)
+            if not options:
+                break
+            best, gen = _best_ranked(state, options, gen)
+            _, current = execute_chosen(state, best, options)
+        penalty = PASS_PENALTY if cmd.kind is CommandKind.END_PHASE else 0
+        out.append((round(POINT * evaluate(state, team)) - penalty, cmd))
+    return out
+
+
+def _best_ranked(state: State, options: list[Command], gen: int) -> tuple[Command, int]:
+    """The playout policy's best-ranked command (ties drawn from ``gen``), never a random
+    one: the planned turn is the policy's idea of a good turn, not a sample of it."""
+    if len(options) == 1:
+        return options[0], gen
+    return _pick([(command_value(state, c), c) for c in options], gen)
 
 
 def view_score(data: Mapping[str, Any], seat: str, cmd: Command) -> int:

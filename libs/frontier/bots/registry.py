@@ -16,7 +16,7 @@ BotFactory = Callable[[int], Bot]
 
 BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
-    "greedy": GreedyBot,  # one-command lookahead with the pure engine
+    "greedy": GreedyBot,  # plays each command's turn out with the playout policy, judged
     "greedy-view": GreedyViewBot,  # the remote greedy bot's policy, on the seat's view only
     "search": SearchBot,  # ISMCTS on determinizations of the seat's view (iteration budget)
     # the search with widening, the rival's turn in its horizon and the team evaluation:

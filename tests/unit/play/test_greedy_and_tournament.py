@@ -8,7 +8,7 @@ import json
 import pytest
 
 from frontier.bots import GreedyBot, GreedyViewBot, RandomBot, make_bot
-from frontier.bots.greedy import POINT, view_score
+from frontier.bots.greedy import POINT, turn_values, view_score
 from frontier.cli.progress import ProgressBar
 from frontier.engine import (
     Command,
@@ -19,6 +19,7 @@ from frontier.engine import (
     initial_state,
     legal_commands,
     make_config,
+    rng,
     to_act,
 )
 from frontier.engine.cards import catalog
@@ -41,21 +42,43 @@ def _states(seed: int, limit: int = 400) -> list[State]:
     return out
 
 
-def test_greedy_takes_a_scoring_command_without_touching_the_state_or_its_dice() -> None:
-    found = 0
-    for state in _states(seed=5):
+def test_greedy_takes_the_command_whose_planned_turn_ends_best_and_leaves_the_state_alone() -> None:
+    scored_apart = 0
+    for state in _states(seed=5)[::4]:
         seat = to_act(state)
         assert seat is not None
         legal = legal_commands(state, seat)
-        values = {c: GreedyBot.evaluate(state, seat, c, dice=12345) for c in legal}
-        if max(values.values()) < POINT:
+        if len(legal) < 2:
             continue
+        sample_seed, _ = rng.next_u64(rng.seed_state(1))  # GreedyBot(1)'s first draw
+        values = {c: v for v, c in turn_values(view(state, seat), legal, sample_seed)}
         before = (state_hash(state), state.rng)
         chosen = GreedyBot(1).choose(state, seat, legal)
         assert (state_hash(state), state.rng) == before
         assert values[chosen] == max(values.values())
-        found += 1
-    assert found >= 3, "a random match offers some scoring commands"
+        scored_apart += len(set(values.values())) > 1
+    assert scored_apart >= 10, "the planned turns tell commands apart"
+
+
+def test_greedy_reads_nothing_the_seats_view_hides() -> None:
+    """The deck's order, the other hands and the generator are hidden from the seat: the
+    greedy bot chooses the same whatever they are."""
+    compared = 0
+    for state in _states(seed=8)[5::10]:
+        seat = to_act(state)
+        assert seat is not None
+        legal = legal_commands(state, seat)
+        other = state.clone()
+        other.rng ^= 0x5DEECE66D
+        other.deck.reverse()
+        hands = [s for s in other.seats.values() if s is not other.seats[seat]]
+        if len(hands) > 1:
+            hands[0].hand, hands[1].hand = hands[1].hand, hands[0].hand
+        if view(other, seat) != view(state, seat):
+            continue  # the swap showed something (hand sizes differ): not a hidden change
+        assert GreedyBot(3).choose(other, seat, legal) == GreedyBot(3).choose(state, seat, legal)
+        compared += 1
+    assert compared >= 5
 
 
 def test_greedy_is_reproducible_and_registered() -> None:
