@@ -3,7 +3,7 @@ started before the command and is answered while it is in flight, or after its r
 not replace the choices the command's reply brings.  The page's first events arrive before
 its first view, so it always reads the view (and its choices) a second time; the tests hold
 that second read and answer it with the version the command is sent at, in the order that
-went wrong."""
+went wrong.  And what a reply that asks a question does to a march asked with one tap."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ import pytest
 
 from frontier.ops.stack import StackConfig
 from tests.browser.gateway import (
+    AT_LEAST,
+    call,
     check_the_march,
     ready_to_end_the_step,
     ready_to_march,
@@ -154,4 +156,48 @@ def test_a_read_of_the_choices_answered_after_a_march_is_over_is_dropped(
     page.evaluate(NEXT_TASK)
     ready_to_end_the_step(page)
     assert not page.evaluate("() => window.staleShown"), "the stale choices were shown"
+    page.close()
+
+
+def test_a_march_asked_with_one_tap_stops_where_a_question_comes_first(
+    web_stack: StackConfig, browser: Any
+) -> None:
+    """A march's two moves asked with one tap: when the first move's reply brings a question
+    for the seat (an Outrage's card to give, say), the page plays no second move and says
+    where the march stopped.  The reply is the server's, with a question added to its
+    choices, since the position that asks one mid-march depends on the bots' play."""
+    match_id, token, view, march = ready_to_march(web_stack, seed=12)
+    source = march["command"]["clearing"]
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    posts: list[str] = []
+
+    def on_command(route: Any) -> None:
+        posts.append(route.request.post_data or "")
+        reply = route.fetch()
+        if len(posts) > 1:
+            route.fulfill(response=reply)
+            return
+        body = json.loads(reply.text())
+        question = {
+            "id": "question-first",
+            "label": "Outrage: give a card",
+            "verb": "COMMAND_VERB_DECISION_ANSWER",
+            "command": {"kind": "COMMAND_KIND_OUTRAGE", "seat": "SEAT_A1"},
+        }
+        body["next_legal"] = [question, *body.get("next_legal", [])]
+        route.fulfill(response=reply, body=json.dumps(body))
+
+    page.route(COMMANDS, on_command)
+    page.goto(f"{web_stack.web_url}play?match={match_id}#seat={token}")
+    page.wait_for_function(AT_LEAST, arg=int(view["version"]))
+    page.wait_for_selector("#board .box.target")
+    tap_a_far_march(page, source, view)
+    page.wait_for_selector("#act .act-answers button:not([disabled])")
+    done = page.inner_text("#act-done")
+    assert "stopped in" in done and "a question comes first" in done, done
+    page.evaluate(NEXT_TASK)
+    page.evaluate(NEXT_TASK)
+    assert len(posts) == 1, "no second move was sent"
+    replied = call(web_stack, f"/api/matches/{match_id}/view", token=token)["view"]
+    assert replied.get("march_left") == 1  # the server's march goes on from where it stopped
     page.close()
