@@ -7,7 +7,9 @@ board alone: crafting scores the card's points, building and revolting put scori
 down, a battle where the own team outnumbers the rival wins its buildings and tokens,
 carrying contraband toward a Border Bridge or home (R16-R17), collecting and seizing it
 (R18-R19), recruiting, questing, exploring; ending a phase comes last.  A share of the
-moves is uniform, so the playouts of one root command spread over what may happen.
+moves is uniform, so the playouts of one root command spread over what may happen.  The
+greedy bot (greedy.py) plans its turns with the same ranking, taking its best command
+every time (:func:`command_value`), never a uniform one.
 """
 
 from __future__ import annotations
