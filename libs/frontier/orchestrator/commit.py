@@ -128,6 +128,14 @@ class CommitPath:
         )
         return await self.writes.serialized(hosted, work)
 
+    def check_writable(self, hosted: HostedMatch, seat: Seat, command_id: str) -> None:
+        """Before the match's lock: a new command is refused at once (UNAVAILABLE
+        WRITE_PATH_DOWN) while the write path is down, rather than waiting behind a publish
+        that holds the lock; a retry of an accepted command goes on to its first result
+        (answering it writes nothing, and the client was told to retry with the same id)."""
+        if not command_id or (seat.value, command_id) not in hosted.command_ids:
+            self.write_path.check()
+
     async def _submit(
         self,
         hosted: HostedMatch,

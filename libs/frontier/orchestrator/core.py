@@ -163,9 +163,9 @@ class Orchestrator:
     ) -> SubmitResult:
         """``seat``'s command (the caller found the match and the token's seat: it reads
         both again for its reply, so they are looked up once per request); see
-        :meth:`.commit.CommitPath.submit`.  Refused at once (UNAVAILABLE WRITE_PATH_DOWN)
-        while JetStream takes no writes (see write_path.py)."""
-        self.write_path.check()
+        :meth:`.commit.CommitPath.submit`.  A new command is refused at once (UNAVAILABLE
+        WRITE_PATH_DOWN) while JetStream takes no writes (see write_path.py)."""
+        self.commits.check_writable(hosted, seat, command_id)
         return await self.commits.submit(
             hosted, seat, command_id, expected_version, command, legal_id
         )

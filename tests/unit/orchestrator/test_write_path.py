@@ -14,13 +14,15 @@ import pytest
 from grpc_health.v1 import health, health_pb2
 from nats.js.errors import APIError, NoStreamResponseError, ServiceUnavailableError
 
+from frontier.engine import Seat
 from frontier.orchestrator.clients import DomainClients
 from frontier.orchestrator.commit import CommitPath
-from frontier.orchestrator.hosted_match import HostedMatch
+from frontier.orchestrator.hosted_match import HostedMatch, SubmitResult
 from frontier.orchestrator.write_path import WRITE_HEALTH, WritePath, failure_reason
 from frontier.runtime.bus import Bus
 from frontier.runtime.errors import ServiceError, classify
 from frontier.runtime.metrics import WRITE_PATH_FAILURES, WRITE_PATH_UP
+from frontier.store.snapshot import CommandResult
 from frontier.v1 import events_pb2
 
 Status = health_pb2.HealthCheckResponse
@@ -150,3 +152,26 @@ async def test_a_write_stored_at_the_first_attempt_brings_the_path_up() -> None:
     )
     assert await _commit_path(bus, path)._publish(hosted, events_pb2.EventBatch()) == 5
     assert path.up
+
+
+async def test_a_retry_of_an_accepted_command_is_answered_while_the_path_is_down() -> None:
+    """The client was told "retry later with the same command id": once the command is
+    accepted (its first publish settled after all), the retry gets its result even while the
+    path is down, since answering it writes nothing; a new command is refused at once."""
+    path = WritePath()
+    await path.failed(nats.errors.TimeoutError())
+    accepted = SubmitResult([], Seat.B1, "")
+    hosted = cast(
+        HostedMatch,
+        SimpleNamespace(
+            command_ids={("A1", "c1"): CommandResult(1, 2, "end", "B1", "")},
+            latest={Seat.A1: ("c1", accepted)},
+        ),
+    )
+    commits = _commit_path(None, path)
+    commits.check_writable(hosted, Seat.A1, "c1")
+    assert await commits._submit(hosted, Seat.A1, "c1", -1, None, "end") is accepted
+    for new_id in ("c2", ""):
+        with pytest.raises(ServiceError) as refused:
+            commits.check_writable(hosted, Seat.A1, new_id)
+        assert classify(refused.value)[2] == "WRITE_PATH_DOWN"
