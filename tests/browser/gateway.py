@@ -137,11 +137,9 @@ def ready_to_end_the_step(page: Any) -> int:
     """Answers what the page asks before the step may end (a march into a clearing with
     sympathy asks the Marquise to give a card for the Outrage), until it offers the step's
     end; how many answers that took."""
+    answers = "#act .act-answers button:not([disabled])"
     for answered in range(10):
-        page.wait_for_selector(
-            "#act button.end:not([disabled]), #act .act-answers button:not([disabled])"
-        )
-        answers = "#act .act-answers button:not([disabled])"
+        page.wait_for_selector(f"#act button.end:not([disabled]), {answers}")
         if page.query_selector(answers) is None:
             return answered
         page.locator(answers).first.click()  # found again if the panel was redrawn meanwhile

@@ -7,7 +7,7 @@ Two variants, because they see different things:
   turn once per command: on one determinization of its seat's view
   (:mod:`frontier.bots.determinize`, the search's; nothing hidden is read), each legal
   command is played, the rest of the turn is played by the search's playout policy taking
-  its best-ranked command every time (:func:`frontier.bots.playout.command_value`), and the
+  its best-ranked command every time (:func:`frontier.bots.playout.best_ranked`), and the
   position the turn ends in is judged by the search's leaf evaluation
   (:func:`frontier.bots.evaluation.evaluate`: team score, material weighted by the rounds
   left, contraband on its way home, bridges, stocks).  The command whose turn ends best
@@ -41,7 +41,7 @@ from frontier.engine.view import view
 
 from .determinize import ViewModel
 from .evaluation import evaluate
-from .playout import command_value
+from .playout import best_ranked
 
 POINT = 100  # one victory point, in evaluation units
 PIECE = 10  # one piece removed
@@ -110,19 +110,13 @@ def turn_values(
             options = current if current is not None else legal_commands(state, actor)
             if not options:
                 break
-            best, gen = _best_ranked(state, options, gen)
+            # the policy's best, never a uniform draw: the planned turn is the policy's
+            # idea of a good turn, not a sample of it
+            best, gen = best_ranked(state, options, gen)
             _, current = execute_chosen(state, best, options)
         penalty = PASS_PENALTY if cmd.kind is CommandKind.END_PHASE else 0
         out.append((round(POINT * evaluate(state, team)) - penalty, cmd))
     return out
-
-
-def _best_ranked(state: State, options: list[Command], gen: int) -> tuple[Command, int]:
-    """The playout policy's best-ranked command (ties drawn from ``gen``), never a random
-    one: the planned turn is the policy's idea of a good turn, not a sample of it."""
-    if len(options) == 1:
-        return options[0], gen
-    return _pick([(command_value(state, c), c) for c in options], gen)
 
 
 def view_score(data: Mapping[str, Any], seat: str, cmd: Command) -> int:

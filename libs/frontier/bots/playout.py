@@ -9,7 +9,7 @@ carrying contraband toward a Border Bridge or home (R16-R17), collecting and sei
 (R18-R19), recruiting, questing, exploring; ending a phase comes last.  A share of the
 moves is uniform, so the playouts of one root command spread over what may happen.  The
 greedy bot (greedy.py) plans its turns with the same ranking, taking its best command
-every time (:func:`command_value`), never a uniform one.
+every time (:func:`best_ranked`), never a uniform one.
 """
 
 from __future__ import annotations
@@ -95,6 +95,14 @@ def policy_choice(state: State, legal: list[Command], gen: int) -> tuple[Command
     draw, gen = rng.below(gen, EXPLORE_ONE_IN * len(legal))
     if draw < len(legal):
         return legal[draw], gen
+    return best_ranked(state, legal, gen)
+
+
+def best_ranked(state: State, legal: list[Command], gen: int) -> tuple[Command, int]:
+    """The command of ``legal`` (not empty) that :func:`command_value` ranks highest, ties
+    drawn from ``gen``; and the generator's next state."""
+    if len(legal) == 1:
+        return legal[0], gen
     best: list[Command] = []
     top = -(10**9)
     for cmd in legal:
