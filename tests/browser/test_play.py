@@ -290,12 +290,14 @@ def test_a_move_dragged_on_the_map_is_played_in_one_gesture(
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
     page.goto(f"{web_stack.web_url}play?match={match_id}#seat={token}")
     page.wait_for_function(AT_LEAST, arg=int(view["version"]))
-    g = page.wait_for_selector(f"#board g.clearing.movable[data-clearing='{source}']")
+    movable = f"#board g.clearing.movable[data-clearing='{source}']"
+    g = page.wait_for_selector(movable)
     dests = str(g.get_attribute("data-to")).split()
     assert dests, "a movable clearing names where its moves go"
     # the source chosen shows its destinations and the clearings one path beyond (both moves
-    # of a march): a drop on none of them plays nothing
-    g.query_selector(".hit").click()
+    # of a march): a drop on none of them plays nothing.  A locator, found again when the
+    # page's second read of its view has redrawn the map meanwhile
+    page.locator(f"{movable} .hit").click()
     page.wait_for_selector(f"#act-menu[data-clearing='{source}']")
     elsewhere = page.eval_on_selector_all(
         "#board g.clearing:not(.dest):not(.dest2):not(.selected)", IN_SIGHT
