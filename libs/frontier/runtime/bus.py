@@ -63,7 +63,7 @@ from .failure_log import FailureLog
 from .follow import Follower
 from .nats_internals import fail_waiting_requests
 from .settings import ServiceSettings
-from .stream_subjects import stream_subjects
+from .stream_subjects import ListedKeyValue, stream_subjects
 
 log = logging.getLogger("frontier.bus")
 
@@ -281,17 +281,16 @@ class Bus(EventStream):
         log.info("stream %s: max age %g s -> %g s (0: for ever)", stream, current, self.max_age_s)
 
     async def _bucket(self, name: str, retained: bool = False) -> KeyValue:
-        """The bucket, created if missing; ``retained``: its entries expire after max age."""
+        """The bucket, created if missing; ``retained``: its entries expire after max age.
+        Its ``keys()`` is the server's list of subjects (``ListedKeyValue``)."""
         try:
-            bucket = await self.js.key_value(name)
+            await self.js.key_value(name)
         except (BucketNotFoundError, NotFoundError):
             try:
-                bucket = await self.js.create_key_value(
-                    bucket=name, history=1, replicas=self.replicas
-                )
+                await self.js.create_key_value(bucket=name, history=1, replicas=self.replicas)
             except APIError as exc:
                 try:
-                    bucket = await self.js.key_value(name)
+                    await self.js.key_value(name)
                 except (BucketNotFoundError, NotFoundError):
                     raise RuntimeError(
                         f"cannot create the KV bucket {name} with {self.replicas} "
@@ -299,7 +298,7 @@ class Bus(EventStream):
                     ) from exc
         if retained:
             await self._retain(f"KV_{name}")
-        return bucket
+        return await ListedKeyValue.open(self.nc, self.js, name, self.timeout_s)
 
     def connection_lost(self) -> None:
         """The connection is lost: every request still waiting for its answer -- a batch's

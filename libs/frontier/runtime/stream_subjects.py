@@ -10,9 +10,12 @@ are being written could miss some.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from nats.aio.client import Client
-from nats.js.errors import APIError
+from nats.js.client import JetStreamContext
+from nats.js.errors import APIError, NoKeysError
+from nats.js.kv import KeyValue
 
 
 async def stream_subjects(nc: Client, stream: str, prefix: str, timeout_s: float) -> list[str]:
@@ -30,3 +33,40 @@ async def stream_subjects(nc: Client, stream: str, prefix: str, timeout_s: float
         found.extend(subject[len(prefix) :] for subject in subjects)
         if not subjects or len(found) >= int(info.get("total") or 0):
             return sorted(found)
+
+
+class ListedKeyValue(KeyValue):
+    """A KV bucket whose ``keys()`` is the server's own list of its stream's subjects
+    (``stream_subjects``), not nats-py's watcher, which can end its replay early: a key
+    listing, an arena's bots or an operator's ``frontier keys list`` would then miss keys.
+
+    One difference from nats-py's ``keys()``: a key whose last entry is a delete is still
+    a subject, so it is listed; a ``get`` of it raises ``KeyNotFoundError``, which every
+    reader here takes as "no such key"."""
+
+    def __init__(
+        self, name: str, nc: Client, js: JetStreamContext, direct: bool, timeout_s: float
+    ) -> None:
+        super().__init__(name=name, stream=f"KV_{name}", pre=f"$KV.{name}.", js=js, direct=direct)
+        self._listing_nc = nc
+        self._listing_timeout_s = timeout_s
+
+    @classmethod
+    async def open(
+        cls, nc: Client, js: JetStreamContext, name: str, timeout_s: float
+    ) -> ListedKeyValue:
+        """The existing bucket ``name`` (raises ``NotFoundError`` if there is none)."""
+        info = await js.stream_info(f"KV_{name}")
+        return cls(name, nc, js, bool(info.config.allow_direct), timeout_s)
+
+    async def keys(self, filters: list[str] | None = None, **kwargs: Any) -> list[str]:
+        """Every key, sorted (raises ``NoKeysError`` for an empty bucket, as nats-py does);
+        ``filters``: only keys containing one of these strings."""
+        found = await stream_subjects(
+            self._listing_nc, self._stream, self._pre, self._listing_timeout_s
+        )
+        if filters:
+            found = [key for key in found if any(f in key for f in filters)]
+        if not found:
+            raise NoKeysError
+        return found
