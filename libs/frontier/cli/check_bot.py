@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import signal
+import sys
 import tempfile
 import threading
 from contextlib import AbstractContextManager
@@ -25,7 +26,13 @@ from typing import Any
 
 from frontier.cli.usage import EXIT_FAILED, EXIT_OK, UsageError, positive_int
 from frontier.testing.checkbot import FACTIONS, OPPONENTS, CheckOptions, check_bot
-from frontier.testing.stacks import NoDocker, StackHandle, compose_stack, local_stack
+from frontier.testing.stacks import (
+    NoDocker,
+    StackFailed,
+    StackHandle,
+    compose_stack,
+    local_stack,
+)
 
 
 def add_check_bot_command(commands: Any) -> None:
@@ -103,6 +110,9 @@ def _check_bot(args: argparse.Namespace) -> int:
                 _wait_for_ctrl_c()
     except NoDocker as exc:
         raise UsageError(str(exc)) from None
+    except StackFailed as exc:  # not the bot's fault: no report, the stack's own story
+        print(f"frontier check-bot: {exc}", file=sys.stderr)
+        return EXIT_FAILED
     return EXIT_OK if report.ok else EXIT_FAILED
 
 

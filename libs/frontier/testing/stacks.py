@@ -9,7 +9,9 @@ plugin, and says so when there is none.
 
 from __future__ import annotations
 
+import re
 import shutil
+import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -29,10 +31,16 @@ from .report import MatchReport
 COMPOSE_PORTS = {"orchestrator": 50051, "web": 8080}
 HOSTNET_OVERRIDE = "deploy/docker-compose.hostnet.yml"
 HOSTNET_PORTS = {"orchestrator": 15051, "web": 18080}
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 class NoDocker(RuntimeError):
     """The compose stack cannot start: no Docker engine, or no compose file."""
+
+
+class StackFailed(RuntimeError):
+    """The compose stack did not come up (its ports taken, or a container that exited or
+    turned unhealthy); the message says which, with the containers' states and logs."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +107,61 @@ def compose_stack(project: Path) -> Iterator[StackHandle]:
     files, ports = ["docker-compose.yml"], COMPOSE_PORTS
     if bridge.returncode != 0 and (project / HOSTNET_OVERRIDE).is_file():
         files, ports = [*files, HOSTNET_OVERRIDE], HOSTNET_PORTS
+    busy = sorted(port for port in ports.values() if _port_taken(port))
+    if busy:
+        raise StackFailed(
+            f"ports {busy} are taken: is a compose stack already up? (docker compose ps)"
+        )
     from testcontainers.compose import DockerCompose  # a dev dependency, imported when used
 
-    with DockerCompose(str(project), compose_file_name=files, wait=True):
+    compose = DockerCompose(str(project), compose_file_name=files, wait=True)
+    try:
+        compose.start()
+    except subprocess.CalledProcessError as exc:
+        # `up --wait` gave up (a container exited or turned unhealthy): say which and why,
+        # then take down what did start instead of leaving it running.
+        why = _compose_report(compose.docker_compose_command(), project, exc)
+        compose.stop()
+        raise StackFailed(f"docker compose up failed:\n{why}") from None
+    try:
         yield StackHandle(f"127.0.0.1:{ports['orchestrator']}", f"http://127.0.0.1:{ports['web']}/")
+    finally:
+        compose.stop()
+
+
+def _port_taken(port: int) -> bool:
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return True
+    return False
+
+
+def _compose_report(
+    command: list[str], project: Path, failed: subprocess.CalledProcessError
+) -> str:
+    """What `up` printed last, each container's state and the last log lines of those not
+    running and healthy: what a reader needs to see why the stack did not come up."""
+
+    def run(*args: str) -> str:
+        done = subprocess.run(
+            [*command, *args], cwd=project, capture_output=True, text=True, check=False
+        )
+        return _ANSI.sub("", done.stdout)  # compose erases lines even into a pipe
+
+    stderr = failed.stderr.decode(errors="replace") if isinstance(failed.stderr, bytes) else ""
+    states = run("ps", "--all", "--format", "{{.Service}}\t{{.State}}\t{{.Status}}")
+    rows = [line.split("\t") for line in states.splitlines()]
+    unwell = [row[0] for row in rows if len(row) == 3 and not row[2].endswith("(healthy)")]
+    logs = run("logs", "--timestamps", "--tail", "20", *unwell) if unwell else ""
+    return "\n".join(
+        part
+        for part in (
+            "\n".join(stderr.strip().splitlines()[-10:]),
+            f"containers:\n{states.strip()}",
+            f"logs of {', '.join(unwell)}:\n{logs.strip()}" if unwell else "",
+        )
+        if part
+    )
