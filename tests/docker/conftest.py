@@ -8,6 +8,8 @@ from collections.abc import Iterator
 import pytest
 from testcontainers.compose import DockerCompose
 
+from frontier.testing.stacks import port_taken
+
 from .support import (
     MIRROR,
     PROJECT,
@@ -15,7 +17,6 @@ from .support import (
     ComposeStack,
     compose_files,
     exclusive,
-    port_in_use,
     require_docker,
 )
 
@@ -60,7 +61,7 @@ def _compose_stack(
     cleanup = DockerCompose(ROOT, compose_file_name=compose_files(True)[0], env_file=str(env_file))
     stack = ComposeStack(compose, ports)
     cleanup.stop()  # what an interrupted run may have left
-    busy = sorted(p for p in ports.values() if port_in_use(p))
+    busy = sorted(p for p in ports.values() if port_taken(p))
     if busy:
         pytest.fail(f"ports {busy} are taken: is another compose stack running? (docker ps)")
     try:

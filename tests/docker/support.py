@@ -17,7 +17,6 @@ import functools
 import os
 import re
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -157,16 +156,6 @@ def exclusive(name: str, timeout: float = 300) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
-
-
-def port_in_use(port: int) -> bool:
-    with socket.socket() as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return True
-    return False
 
 
 @dataclass

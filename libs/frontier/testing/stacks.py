@@ -107,7 +107,7 @@ def compose_stack(project: Path) -> Iterator[StackHandle]:
     files, ports = ["docker-compose.yml"], COMPOSE_PORTS
     if bridge.returncode != 0 and (project / HOSTNET_OVERRIDE).is_file():
         files, ports = [*files, HOSTNET_OVERRIDE], HOSTNET_PORTS
-    busy = sorted(port for port in ports.values() if _port_taken(port))
+    busy = sorted(port for port in ports.values() if port_taken(port))
     if busy:
         raise StackFailed(
             f"ports {busy} are taken: is a compose stack already up? (docker compose ps)"
@@ -129,7 +129,8 @@ def compose_stack(project: Path) -> Iterator[StackHandle]:
         compose.stop()
 
 
-def _port_taken(port: int) -> bool:
+def port_taken(port: int) -> bool:
+    """Something listens on (or holds) ``port`` of the loopback interface."""
     with socket.socket() as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
