@@ -3,6 +3,7 @@ from the stream, and the RPC interceptor's status codes for unary and streaming 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import socket
 import urllib.request
@@ -74,10 +75,13 @@ async def test_the_interceptor_times_calls_with_their_status_code(kind: str) -> 
                 assert reply.status == health_pb2.HealthCheckResponse.SERVING
                 call.cancel()  # the client goes away mid-stream
     finally:
-        # the client may see the end before the handler unwinds (abort sends the status
-        # first; a cancel reaches the server later): once the server has stopped, every
-        # handler has, and recorded its call
         await server.stop(None)
+    # The client may see the end before the handler unwinds (abort sends the status first; a
+    # cancel reaches the server later), and a handler that stop() cancelled unwinds on a later
+    # turn of the loop: wait until every call has been recorded (the test's timeout bounds it).
+    calls = 2 if kind == "unary" else 1
+    while sum(_observations(method, code) for code in ended) < ok_before + other_before + calls:
+        await asyncio.sleep(0.01)
     ok = _observations(method, ended[0]) - ok_before
     other = _observations(method, ended[1]) - other_before
     assert (ok, other) == ((1, 1) if kind == "unary" else (0, 1))
