@@ -190,7 +190,7 @@ def parse_args(argv: Sequence[str] | None = None) -> PlayerOptions:
     parser.add_argument("--arena", default="127.0.0.1:50057", help="ArenaService HOST:PORT")
     parser.add_argument("--key-file", type=Path, help="a file holding the bot key")
     parser.add_argument("--capacity", type=int, default=1, help="seats played at once")
-    parser.add_argument("--kind", default="greedy", help="random, greedy or search")
+    parser.add_argument("--kind", default="greedy", help="random, greedy, search or search-halving")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--seats", type=int, default=0, help="stop after N seats (0: never)")
     parser.add_argument("--leave-after-decisions", type=int, default=0)

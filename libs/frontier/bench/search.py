@@ -27,12 +27,13 @@ from __future__ import annotations
 import statistics
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from frontier.bench.baseline import Baseline
 from frontier.bots import Bot, SearchBot, make_bot
+from frontier.bots.halving import HalvingSearchBot
 from frontier.engine import (
     Command,
     CommandKind,
@@ -94,27 +95,37 @@ def craft_tally(events: Sequence[Event], tally: dict[str, int]) -> None:
             tally["seized"] += 1
 
 
+# The bots measured here, each from its seed and its budget (the search's iterations, the
+# halving search's playouts).
+SEARCHERS: dict[str, Callable[[int, int], Bot]] = {
+    "search": lambda seed, budget: SearchBot(seed, iterations=budget),
+    "search-halving": lambda seed, budget: HalvingSearchBot(seed, playouts=budget),
+}
+
+
 def play_one(
-    lineup: str, seed: int, iterations: int, rival: str, search_team: str
+    lineup: str, seed: int, iterations: int, rival: str, search_team: str, bot: str = "search"
 ) -> dict[str, Any]:
-    """One match: the search bot on ``search_team`` ("A", "B" or "both"), ``rival`` elsewhere."""
+    """One match: the search bot ``bot`` on ``search_team`` ("A", "B" or "both"), ``rival``
+    elsewhere."""
+    searcher = SEARCHERS[bot]
     config = make_config(seed=seed, lineup=lineup)
     state = initial_state(config)
     bots: dict[Seat, Bot] = {}
     for seat in state.order:
         own = search_team == "both" or seat.team.value == search_team
         s = bot_seed(seed, seat)
-        bots[seat] = SearchBot(s, iterations=iterations) if own else make_bot(rival, s)
+        bots[seat] = searcher(s, iterations) if own else make_bot(rival, s)
     times: list[float] = []
     validated = 0
     crafts = dict.fromkeys(CRAFT_KEYS, 0)
     while (actor := actor_of(state)) is not None:
         legal = legal_commands(state, actor)
-        bot = bots[actor]
+        player = bots[actor]
         option_tally(legal, crafts)
         started = time.process_time()  # CPU time: one core, whatever else the machine runs
-        cmd = bot.choose(state, actor, legal)
-        if isinstance(bot, SearchBot) and len(legal) > 1:
+        cmd = player.choose(state, actor, legal)
+        if (search_team == "both" or actor.team.value == search_team) and len(legal) > 1:
             times.append(time.process_time() - started)
         events = execute(state, cmd)
         validated += sum(1 for e in events if e.kind is EventKind.CONTRABAND_VALIDATED)
@@ -131,7 +142,7 @@ def play_one(
     }
 
 
-def _run(jobs: int, tasks: Sequence[tuple[str, int, int, str, str]]) -> list[dict[str, Any]]:
+def _run(jobs: int, tasks: Sequence[tuple[str, int, int, str, str, str]]) -> list[dict[str, Any]]:
     if jobs <= 1:
         return [play_one(*t) for t in tasks]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -176,20 +187,25 @@ def run(
     iterations: int = 200,
     rival: str = "greedy",
     jobs: int = 1,
+    bot: str = "search",
 ) -> dict[str, Any]:
-    """Play the matches of ``mode`` (``timing``: each seed twice, the search bot on each team
-    against ``rival``; ``selfplay``: the search bot on every seat) and summarize them."""
+    """Play the matches of ``mode`` (``timing``: each seed twice, the search bot ``bot`` on
+    each team against ``rival``; ``selfplay``: ``bot`` on every seat) and summarize them."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    if bot not in SEARCHERS:
+        raise ValueError(f"bot must be one of {', '.join(SEARCHERS)}, got {bot!r}")
     if matches < 1 or iterations < 1 or jobs < 1:
         raise ValueError("--matches, --iterations and --jobs must be at least 1")
     if mode == "selfplay":
-        tasks = [(lineup, seed + i, iterations, rival, "both") for i in range(matches)]
+        tasks = [(lineup, seed + i, iterations, rival, "both", bot) for i in range(matches)]
     else:
-        tasks = [(lineup, seed + i // 2, iterations, rival, "AB"[i % 2]) for i in range(matches)]
+        tasks = [
+            (lineup, seed + i // 2, iterations, rival, "AB"[i % 2], bot) for i in range(matches)
+        ]
     baseline = Baseline()
     baseline.tick()
-    summary = summarize(_run(jobs, tasks), iterations)
+    summary = {"bot": bot, **summarize(_run(jobs, tasks), iterations)}
     baseline.tick()
     if "decision_ms" in summary:
         kops_per_ms = baseline.ops_per_us  # ops per µs = thousands of ops per ms

@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from .base import Bot
 from .greedy import GreedyBot, GreedyViewBot
+from .halving import HalvingSearchBot
 from .random_bot import RandomBot
 from .search import TEAM, TEAM_ITERATIONS, SearchBot
 
@@ -22,6 +23,9 @@ BOTS: dict[str, BotFactory] = {
     # the search with widening, the rival's turn in its horizon and the team evaluation:
     # rated against "search" until it shows an edge (docs/bots.md)
     "search-team": lambda seed: SearchBot(seed, TEAM_ITERATIONS, style=TEAM),
+    # sequential halving over the legal commands on shared samples, the rival's answer in
+    # the horizon: the strongest bot measured (docs/bots.md)
+    "search-halving": HalvingSearchBot,
 }
 
 

@@ -42,6 +42,7 @@ from frontier.v1 import bot_pb2, bot_pb2_grpc, command_facts_pb2, types_pb2
 from frontier.wire.convert import command_from_proto, enum_from_proto
 
 from .greedy import ViewGreedy
+from .halving import HalvingSearchBot
 from .search import SearchBot, time_limit_ms
 
 log = logging.getLogger("frontier.bot")
@@ -159,12 +160,20 @@ class GreedyStrategy:
         return by_command[chosen]
 
 
+class _ViewSearch(Protocol):
+    def choose_from_view(
+        self, data: Any, legal: list[Command], time_limit_ms: float | None = None
+    ) -> Command: ...
+
+
 class SearchStrategy:
     """The search bot (:class:`frontier.bots.search.SearchBot`) as a remote bot: it rebuilds
     engine states from ``decision.view`` alone and thinks within the decision's clock."""
 
     def __init__(self, seed: int) -> None:
-        self._bot = SearchBot(seed, iterations=REMOTE_ITERATIONS, time_limit_ms=REMOTE_LIMIT_MS)
+        self._bot: _ViewSearch = SearchBot(
+            seed, iterations=REMOTE_ITERATIONS, time_limit_ms=REMOTE_LIMIT_MS
+        )
 
     def choose(self, decision: Decision) -> str:
         by_command = {c.command: c.id for c in decision.legal}
@@ -175,10 +184,19 @@ class SearchStrategy:
         return by_command[chosen]
 
 
+class HalvingStrategy(SearchStrategy):
+    """The halving search (:class:`frontier.bots.halving.HalvingSearchBot`) as a remote bot:
+    its whole playout budget, cut short only by a decision clock shorter than it needs."""
+
+    def __init__(self, seed: int) -> None:
+        self._bot = HalvingSearchBot(seed, time_limit_ms=REMOTE_LIMIT_MS)
+
+
 STRATEGIES: dict[str, Callable[[int], Strategy]] = {
     "random": RandomStrategy,
     "greedy": GreedyStrategy,
     "search": SearchStrategy,
+    "search-halving": HalvingStrategy,
 }
 
 

@@ -8,7 +8,7 @@
     frontier bench domain-calls [--calls N] [--in-flight K] [--reply-bytes B] [--json]
     frontier bench memory [--matches N] [--lineup L] [--max-commands K] [--json]
     frontier bench recovery [--target nats|map|...] [--restarts N] [--down-s S] [--json]
-    frontier bench search timing|selfplay [--matches N] [--iterations I] [--rival BOT] ...
+    frontier bench search timing|selfplay [--bot B] [--matches N] [--iterations I] [--rival R] ...
     frontier bench public --scenario watchers|gateway-watchers|bots|replays [--n N]
                           [--seconds S] [--think-ms T] [--commands K] [--json]
     frontier bench flood [--n N] [--creates K] [--json]
@@ -175,7 +175,15 @@ def _add_component_benches(targets: Any) -> None:
     search.add_argument("--lineup", default=R2_DEFAULT_LINEUP, help="lineup")
     search.add_argument("--matches", type=positive_int, default=10, help="matches (10)")
     search.add_argument("--seed", type=int, default=0, help="seed of the first match (0)")
-    search.add_argument("--iterations", type=positive_int, default=200, help="budget (200)")
+    search.add_argument(
+        "--bot", default="search", choices=sorted(bench_search.SEARCHERS), help="bot (search)"
+    )
+    search.add_argument(
+        "--iterations",
+        type=positive_int,
+        default=200,
+        help="budget: the search's iterations, the halving search's playouts (200)",
+    )
     search.add_argument("--rival", default="greedy", help="the other team's bot (greedy)")
     search.add_argument("--jobs", type=positive_int, default=1, help="processes (1)")
     search.set_defaults(run=_bench_search)
@@ -293,6 +301,7 @@ def _bench_search(args: argparse.Namespace) -> int:
         iterations=args.iterations,
         rival=args.rival,
         jobs=args.jobs,
+        bot=args.bot,
     )
     print(json.dumps(summary, indent=2))
     return EXIT_OK

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from frontier.bench import search as search_bench
+from frontier.bots.halving import HalvingSearchBot
 from frontier.cli.main import main
 from frontier.engine import Command, CommandKind, Event, EventKind, Seat
 from frontier.engine.cards import catalog
@@ -39,8 +40,16 @@ def test_timing_and_selfplay_report_what_they_measured(capsys: pytest.CaptureFix
 def test_bad_arguments_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "search", "timing", "--matches", "0"]) == 2
     assert main(["bench", "search", "nonsense"]) == 2
+    assert main(["bench", "search", "timing", "--bot", "greedy"]) == 2
     with pytest.raises(ValueError, match="mode"):
         search_bench.run("nonsense")
+    with pytest.raises(ValueError, match="bot must be one of search, search-halving"):
+        search_bench.run("timing", bot="greedy")
+
+
+def test_the_halving_search_is_measured_with_its_playout_budget() -> None:
+    bot = search_bench.SEARCHERS["search-halving"](1, 48)
+    assert isinstance(bot, HalvingSearchBot) and bot.playouts == 48
 
 
 def test_craft_tally_tells_home_crafts_from_contraband_and_its_fate() -> None:

@@ -57,8 +57,22 @@ def test_empty_legal_list_is_an_error(state: State) -> None:
 
 
 def test_registry_names_every_bot_once_in_order() -> None:
-    assert bot_names() == ["greedy", "greedy-view", "random", "search", "search-team"]
-    assert list(BOTS) == ["random", "greedy", "greedy-view", "search", "search-team"]  # in order
+    assert bot_names() == [
+        "greedy",
+        "greedy-view",
+        "random",
+        "search",
+        "search-halving",
+        "search-team",
+    ]
+    assert list(BOTS) == [  # in order
+        "random",
+        "greedy",
+        "greedy-view",
+        "search",
+        "search-team",
+        "search-halving",
+    ]
 
 
 @pytest.mark.parametrize("name", ["random", "greedy", "greedy-view", "search"])
@@ -78,5 +92,5 @@ def test_each_registered_name_builds_a_bot_that_plays(name: str) -> None:
 def test_an_unknown_bot_names_the_choices() -> None:
     with pytest.raises(UnknownBot) as refused:
         make_bot("nope", 0)
-    known = "known bots: greedy, greedy-view, random, search, search-team"
+    known = "known bots: greedy, greedy-view, random, search, search-halving, search-team"
     assert str(refused.value) == f"unknown bot 'nope'; {known}"

@@ -7,24 +7,28 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 
 import pytest
 
-from frontier.bots import SearchBot, bot_names, make_bot
+from frontier.bots import Bot, SearchBot, bot_names, make_bot
 from frontier.bots import search as search_module
 from frontier.bots.evaluation import carried_share, evaluate, horizon, steps_home, transit_time
-from frontier.bots.sdk import STRATEGIES, Choice, Decision, SearchStrategy
+from frontier.bots.halving import HalvingSearchBot
+from frontier.bots.sdk import (
+    STRATEGIES,
+    Choice,
+    Decision,
+    HalvingStrategy,
+    SearchStrategy,
+    Strategy,
+)
 from frontier.bots.search import time_limit_ms
 from frontier.engine import (
-    Command,
     Seat,
-    State,
     Team,
-    execute,
     initial_state,
-    legal_commands,
     make_config,
-    to_act,
 )
 from frontier.engine.lineup import R2_DEFAULT_LINEUP
 from frontier.engine.model import Item
@@ -33,43 +37,16 @@ from frontier.engine.vagabond_state import VagabondState, VItem
 from frontier.engine.view import view
 from frontier.orchestrator.referee import ClockConfig
 from frontier.play.match_runner import play_match, seat_bots
+from tests.bot_helpers import hide_differently, positions
 
 ITERATIONS = 12
 
 
-def _positions(lineup: str, seed: int, wanted: int) -> list[tuple[State, Seat, list[Command]]]:
-    """Decisions with a real choice (several legal commands), from a greedy match."""
-    state = initial_state(make_config(seed=seed, lineup=lineup))
-    bots = seat_bots(make_config(seed=seed, lineup=lineup), lambda s: make_bot("greedy", s))
-    out: list[tuple[State, Seat, list[Command]]] = []
-    n = 0
-    while (seat := to_act(state)) is not None and len(out) < wanted:
-        legal = legal_commands(state, seat)
-        if len(legal) > 3 and n % 5 == 0 and state.round >= 1:
-            out.append((state.clone(), seat, legal))
-        execute(state, bots[seat].choose(state, seat, legal))
-        n += 1
-    return out
-
-
-def _hide_differently(state: State, seat: Seat) -> State:
-    """The same position with what ``seat`` cannot see changed: two unseen deck cards
-    swapped, and another team's seat holding a deck card instead of one of its own."""
-    other = state.clone()
-    assert len(other.deck) >= 2
-    other.deck[0], other.deck[-1] = other.deck[-1], other.deck[0]
-    rival = next(s for s in other.order if s.team is not seat.team and other.seats[s].hand)
-    hand = other.seats[rival].hand
-    hand[0], other.deck[-1] = other.deck[-1], hand[0]
-    other.rng ^= 0x5DEECE66D
-    return other
-
-
 def test_the_decision_does_not_change_with_hidden_information() -> None:
-    positions = _positions(R2_DEFAULT_LINEUP, 3, 6)
-    assert len(positions) == 6
-    for state, seat, legal in positions:
-        changed = _hide_differently(state, seat)
+    found = positions(R2_DEFAULT_LINEUP, 3, 6)
+    assert len(found) == 6
+    for state, seat, legal in found:
+        changed = hide_differently(state, seat)
         assert view(changed, seat) == view(state, seat)  # the seat sees no difference
         assert changed.deck != state.deck
         first = SearchBot(42, iterations=ITERATIONS).choose(state, seat, legal)
@@ -79,14 +56,14 @@ def test_the_decision_does_not_change_with_hidden_information() -> None:
 
 
 def test_same_seed_same_choice_and_different_seeds_explore() -> None:
-    state, seat, legal = _positions("A=marquise;B=marquise", 1, 1)[0]
+    state, seat, legal = positions("A=marquise;B=marquise", 1, 1)[0]
     choices = {SearchBot(7, iterations=ITERATIONS).choose(state, seat, legal) for _ in range(3)}
     assert len(choices) == 1
     assert choices.pop() in legal
 
 
 def test_the_iteration_budget_is_respected() -> None:
-    state, seat, legal = _positions("A=marquise;B=marquise", 2, 1)[0]
+    state, seat, legal = positions("A=marquise;B=marquise", 2, 1)[0]
     bot = SearchBot(1, iterations=9)
     bot.choose(state, seat, legal)
     assert bot.last_iterations == 9
@@ -98,7 +75,7 @@ def test_the_time_limit_stops_the_search(monkeypatch: pytest.MonkeyPatch) -> Non
     """A stand-in clock that advances 10 ms per reading: a 35 ms limit allows 4 iterations."""
     ticks = iter(range(0, 10**6, 10))
     monkeypatch.setattr(time, "monotonic", lambda: next(ticks) / 1000.0)
-    state, seat, legal = _positions("A=marquise;B=marquise", 2, 1)[0]
+    state, seat, legal = positions("A=marquise;B=marquise", 2, 1)[0]
     bot = SearchBot(1, iterations=1000, time_limit_ms=35)
     bot.choose(state, seat, legal)
     assert bot.last_iterations == 4
@@ -130,8 +107,11 @@ def test_registered_everywhere() -> None:
     assert "search" in STRATEGIES
 
 
-def test_remote_strategy_uses_the_view_json_and_answers_a_legal_id() -> None:
-    state, seat, legal = _positions(R2_DEFAULT_LINEUP, 4, 1)[0]
+@pytest.mark.parametrize("strategy", [SearchStrategy, HalvingStrategy])
+def test_remote_strategy_uses_the_view_json_and_answers_a_legal_id(
+    strategy: Callable[[int], Strategy],
+) -> None:
+    state, seat, legal = positions(R2_DEFAULT_LINEUP, 4, 1)[0]
     decision = Decision(
         id="17",
         kind="",
@@ -143,13 +123,16 @@ def test_remote_strategy_uses_the_view_json_and_answers_a_legal_id() -> None:
         reserve_ms=0,
         server_time_unix_ms=0,
     )
-    answer = SearchStrategy(5).choose(decision)
+    answer = strategy(5).choose(decision)
     assert answer in {c.id for c in decision.legal}
 
 
-def test_a_whole_match_with_the_search_bot_on_every_seat() -> None:
+@pytest.mark.parametrize(
+    "small", [lambda s: SearchBot(s, iterations=4), lambda s: HalvingSearchBot(s, playouts=8)]
+)
+def test_a_whole_round_with_a_search_bot_on_every_seat(small: Callable[[int], Bot]) -> None:
     config = make_config(seed=11, lineup=R2_DEFAULT_LINEUP, max_rounds=1)
-    bots = seat_bots(config, lambda s: SearchBot(s, iterations=4))
+    bots = seat_bots(config, small)
     result = play_match(config, bots, record=False, summaries=False)
     assert result.state.over
 
