@@ -1,7 +1,8 @@
 """A long unattended arena run: ``frontier arena campaign --matches N``.
 
 It starts a local stack with its arena (:class:`frontier.ops.stack.StackConfig` with
-``arena=True``), where the built-in entrants random, greedy and search stand, registers two
+``arena=True``), where the built-in entrants stand (``builtins``: random, greedy and search
+unless told otherwise, e.g. the halving search in search's place), registers two
 outside bots through ``ArenaService.RegisterBot`` (the Node bot and the Python player) and
 runs them as real processes (:mod:`.campaign_bots`).  Bots join and leave all through the
 run: each leaves cleanly after ``churn_every`` seats and is started again once another
@@ -39,6 +40,7 @@ from frontier.runtime.bus import ARENA_BUCKET
 from frontier.v1 import arena_pb2, arena_pb2_grpc, match_pb2, match_pb2_grpc
 
 from .campaign_audit import (
+    DEFAULT_BUILTINS,
     RATED,
     Audit,
     audit,
@@ -73,6 +75,7 @@ class CampaignConfig:
     poll_s: float = 1.0
     timeout_s: float = 0.0  # give up after this long (0: never)
     workdir: Path | None = None
+    builtins: tuple[str, ...] = DEFAULT_BUILTINS  # the server's bots standing on the board
 
 
 @dataclass
@@ -146,6 +149,17 @@ def node_binary() -> str:
     return found
 
 
+def arena_env(config: CampaignConfig) -> dict[str, str]:
+    """The arena's settings for the run: the matches' clock, the built-ins, the seed."""
+    return {
+        **CLOCK_ENV,
+        "FRONTIER_ARENA_BUILTINS": ",".join(config.builtins),
+        "FRONTIER_ARENA_MAX_ROUNDS": str(config.max_rounds),
+        "FRONTIER_ARENA_SEED": str(config.seed),
+        "FRONTIER_ARENA_MAX_MATCHES": str(config.in_play),
+    }
+
+
 def run_campaign(
     config: CampaignConfig, say: Callable[[str], None] = lambda _: None
 ) -> CampaignReport:
@@ -153,14 +167,7 @@ def run_campaign(
     node = node_binary()
     workdir = config.workdir or Path(tempfile.mkdtemp(prefix="frontier-campaign-"))
     workdir.mkdir(parents=True, exist_ok=True)
-    arena_env = {
-        **CLOCK_ENV,
-        "FRONTIER_ARENA_BUILTINS": "random,greedy,search",
-        "FRONTIER_ARENA_MAX_ROUNDS": str(config.max_rounds),
-        "FRONTIER_ARENA_SEED": str(config.seed),
-        "FRONTIER_ARENA_MAX_MATCHES": str(config.in_play),
-    }
-    stack_config = StackConfig.ephemeral(workdir, arena=True, arena_env=arena_env)
+    stack_config = StackConfig.ephemeral(workdir, arena=True, arena_env=arena_env(config))
     with Stack(stack_config) as stack:
         say(f"stack up in {workdir}")
         return Campaign(config, stack, node, say).run()
@@ -312,7 +319,7 @@ class Campaign:
                 for b in self.bots
             },
             board=board_rows(final),
-            overlaps=builtin_overlaps(final),
+            overlaps=builtin_overlaps(final, self.config.builtins),
             table=board_table(final),
             workdir=str(self.stack.config.workdir),
         )

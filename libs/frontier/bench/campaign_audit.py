@@ -19,6 +19,7 @@ against the orchestrator's own list of matches (the stack runs no other matches)
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -29,7 +30,7 @@ from frontier.v1 import arena_pb2, match_pb2, match_pb2_grpc
 
 RATED = arena_pb2.ARENA_MATCH_STATE_RATED
 VOID = arena_pb2.ARENA_MATCH_STATE_VOID
-BUILTIN_ORDER = ("builtin:random", "builtin:greedy", "builtin:search")
+DEFAULT_BUILTINS = ("random", "greedy", "search")  # the arena's standing entrants
 CALL_TIMEOUT_S = 30.0
 
 
@@ -168,12 +169,15 @@ def board_rows(board: arena_pb2.GetLeaderboardResponse) -> list[dict[str, object
     return rows
 
 
-def builtin_overlaps(board: arena_pb2.GetLeaderboardResponse) -> dict[str, bool]:
-    """For each pair of the built-ins random, greedy and search on the board: whether
+def builtin_overlaps(
+    board: arena_pb2.GetLeaderboardResponse, builtins: Sequence[str] = DEFAULT_BUILTINS
+) -> dict[str, bool]:
+    """For each pair of the built-ins on the board (``builtins``, in that order): whether
     their ``mu ± 2 sigma`` intervals overlap (the arena cannot yet tell them apart)."""
-    found = {e.bot_id: interval(e) for e in board.entries if e.bot_id in BUILTIN_ORDER}
+    order = [f"builtin:{name}" for name in builtins]
+    found = {e.bot_id: interval(e) for e in board.entries if e.bot_id in order}
     overlaps: dict[str, bool] = {}
-    for a, b in combinations([b for b in BUILTIN_ORDER if b in found], 2):
+    for a, b in combinations([b for b in order if b in found], 2):
         (low_a, high_a), (low_b, high_b) = found[a], found[b]
         pair = f"{a.removeprefix('builtin:')}/{b.removeprefix('builtin:')}"
         overlaps[pair] = low_a <= high_b and low_b <= high_a

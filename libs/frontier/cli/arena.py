@@ -5,7 +5,8 @@
     frontier arena status [--url HOST:PORT] [--json]
     frontier arena leaderboard [--url HOST:PORT] [--json]
     frontier arena campaign [--matches N] [--max-rounds R] [--seed S] [--churn-every K]
-                            [--capacity C] [--in-play M] [--timeout-s T] [--workdir DIR] [--json]
+                            [--capacity C] [--in-play M] [--builtins B,B,B] [--timeout-s T]
+                            [--workdir DIR] [--json]
 
 ``run`` *is* the arena service (the same process as ``python -m services.arena``), in the
 foreground, configured from the FRONTIER_* environment (docs/arena.md) with the flags on
@@ -33,6 +34,8 @@ from google.protobuf.json_format import MessageToDict
 from frontier.arena.main import DEFAULT_PORT, ArenaSettings
 from frontier.arena.main import run as run_arena
 from frontier.bench.campaign import CampaignConfig, run_campaign
+from frontier.bench.campaign_audit import DEFAULT_BUILTINS
+from frontier.bots.registry import BOTS, bot_names
 from frontier.bots.sdk import error_details
 from frontier.cli.usage import EXIT_FAILED, EXIT_OK, error, non_negative_int, positive_int
 from frontier.runtime.server import configure_logging, run_service
@@ -80,6 +83,12 @@ def _add_campaign(sub: Any) -> None:
     add("--capacity", type=positive_int, default=2, help="seats each bot plays at once (2)")
     add("--in-play", type=positive_int, default=2, help="matches in play at once (2)")
     add(
+        "--builtins",
+        type=builtin_names,
+        default=DEFAULT_BUILTINS,
+        help="the built-in bots standing on the board, comma-separated (random,greedy,search)",
+    )
+    add(
         "--timeout-s",
         type=float,
         default=0.0,
@@ -88,6 +97,17 @@ def _add_campaign(sub: Any) -> None:
     add("--workdir", type=Path, default=None, help="the stack's files and the bots' logs")
     add("--json", action="store_true", help="print one JSON object")
     campaign.set_defaults(run=campaign_command)
+
+
+def builtin_names(text: str) -> tuple[str, ...]:
+    """``--builtins``: registered bot names, each once (argparse reports anything else)."""
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    unknown = [name for name in names if name not in BOTS]
+    if unknown or not names or len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError(
+            f"give distinct built-in bots out of {', '.join(bot_names())}"
+        )
+    return names
 
 
 def campaign_command(args: argparse.Namespace) -> int:
@@ -100,6 +120,7 @@ def campaign_command(args: argparse.Namespace) -> int:
         in_play=args.in_play,
         timeout_s=args.timeout_s,
         workdir=args.workdir,
+        builtins=args.builtins,
     )
     try:
         report = run_campaign(config, say=lambda line: print(line, file=sys.stderr, flush=True))

@@ -166,6 +166,8 @@ def test_the_builtins_intervals_are_compared_pair_by_pair() -> None:
         "random/search": False,
         "greedy/search": True,
     }
+    halving = ("random", "greedy", "search-halving")
+    assert builtin_overlaps(board, halving) == {"random/greedy": False}  # search is not one
     table = board_table(board)
     assert table[1].split()[:2] == ["1", "search"]
     assert "30.00 ± 2.00" in table[1] and "[28.00, 32.00]" in table[1]
