@@ -236,14 +236,16 @@ class CommitPath:
         later attempt may be answered with the copy an earlier one stored (a duplicate, or
         the batch found in the stream) while the store still takes nothing new, and the
         path brought up by that would let the next command wait out NATS instead of being
-        refused at once.  After an unknown outcome the path's probe says when it is up."""
+        refused at once; nor does a first attempt begun before the path went down (see
+        write_path.py).  After an unknown outcome the path's probe says when it is up."""
         delay = SETTLE_FIRST_S
         first = True
+        begun = self.write_path.begin()
         while True:
             try:
                 seq = await self.bus.publish_batch(batch, hosted.stream_seq)
                 if first:
-                    await self.write_path.succeeded()  # logged once if it was down
+                    await self.write_path.succeeded(begun)  # logged once if it was down
                 return seq
             except WriterConflict:
                 self.on_conflict(hosted)

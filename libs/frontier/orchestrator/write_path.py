@@ -14,7 +14,11 @@ NATS still answers reads and the gRPC servers still run, so a health check that 
 * a probe (one tiny message to a probe stream in the same JetStream store, see
   :meth:`frontier.runtime.bus.Bus.probe_write`) runs every ``interval_s`` while up and every
   ``down_interval_s`` while down; the first one that is stored brings the path back **up**
-  (health SERVING, gauge 1, one info line) with no restart of anything.
+  (health SERVING, gauge 1, one info line) with no restart of anything;
+* only a write *begun* while the path is down can bring it up (:meth:`WritePath.begin`): a
+  write begun before was already in flight when another one failed, and a nearly full store
+  may still take it (a probe's tiny message fits in the last page while a batch does not),
+  so its success says nothing of the store now and would only make the path flap.
 
 Reads are not affected: the overall health ("" and the MatchService entry) stays SERVING,
 since views, lists and replays still work and a readiness probe must not take every
@@ -99,6 +103,7 @@ class WritePath:
         self.down_interval_s = down_interval_s
         self.up = True
         self.reason = ""  # why it is down (a key of HINTS); "" while up
+        self.downs = 0  # times the path went down (see begin)
         self._health: health.aio.HealthServicer | None = None
         WRITE_PATH_UP.set(1)
 
@@ -117,6 +122,10 @@ class WritePath:
                 "WRITE_PATH_DOWN",
             )
 
+    def begin(self) -> int:
+        """A JetStream write starts: hand the result to :meth:`succeeded` once it is stored."""
+        return self.downs
+
     async def failed(self, exc: BaseException) -> None:
         """A JetStream write failed with ``exc``: counted, and the path is down."""
         reason = failure_reason(exc)
@@ -124,6 +133,7 @@ class WritePath:
         if not self.up:
             return
         self.up, self.reason = False, reason
+        self.downs += 1
         WRITE_PATH_UP.set(0)
         log.warning(
             "write path DOWN: %s (%s: %s); commands answer UNAVAILABLE WRITE_PATH_DOWN and a "
@@ -136,9 +146,10 @@ class WritePath:
         )
         await self._report()
 
-    async def succeeded(self) -> None:
-        """A JetStream write was stored: the path is up (logged once, on the change)."""
-        if self.up:
+    async def succeeded(self, begun: int) -> None:
+        """A JetStream write begun at ``begun`` (:meth:`begin`) was stored: the path is up
+        (logged once, on the change), unless the write began before the path went down."""
+        if self.up or begun != self.downs:
             return
         log.warning("write path UP again: a write was stored (it was down: %s)", self.reason)
         self.up, self.reason = True, ""
@@ -151,6 +162,7 @@ class WritePath:
         if self.probe is None:
             return
         while True:
+            begun = self.begin()
             try:
                 await self.probe()
             except asyncio.CancelledError:
@@ -158,7 +170,7 @@ class WritePath:
             except Exception as exc:
                 await self.failed(exc)
             else:
-                await self.succeeded()
+                await self.succeeded(begun)
             await asyncio.sleep(self.interval_s if self.up else self.down_interval_s)
 
     async def _report(self) -> None:

@@ -1,5 +1,6 @@
 """The write path's state: down on a failed write, one log line per change, health and gauge;
-up again only on a write stored now (the probe, or a publish at its first attempt)."""
+up again only on a write begun while it was down and stored (the probe, or a publish at its
+first attempt)."""
 
 from __future__ import annotations
 
@@ -77,13 +78,29 @@ async def test_down_on_failure_and_up_on_success_with_one_line_each(
         assert (code, reason) == (grpc.StatusCode.UNAVAILABLE, "WRITE_PATH_DOWN")
         assert "same command id" in message
         for _ in range(3):
-            await path.succeeded()
+            await path.succeeded(path.begin())
     lines = [r.getMessage() for r in caplog.records if r.name == "frontier.write_path"]
     assert len(lines) == 2, lines
     assert lines[0].startswith("write path DOWN") and "did not answer" in lines[0]
     assert lines[1].startswith("write path UP again")
     assert path.reason == "" and await status() == Status.SERVING and _gauge() == 1
     path.check()  # up again: no refusal
+
+
+async def test_a_write_begun_before_the_path_went_down_does_not_bring_it_up() -> None:
+    """A nearly full store may take a small write in flight while a batch fails: the path
+    stays down until a write begun since is stored (no DOWN, UP, DOWN flapping)."""
+    path = WritePath()
+    in_flight = path.begin()  # e.g. the probe's message, sent while the path was up
+    await path.failed(nats.errors.TimeoutError())
+    await path.succeeded(in_flight)
+    assert not path.up and _gauge() == 0
+    await path.succeeded(path.begin())
+    assert path.up and _gauge() == 1
+    again = path.begin()
+    await path.failed(nats.errors.TimeoutError())
+    await path.succeeded(again)  # begun while up, before the second failure
+    assert not path.up
 
 
 async def test_the_probe_brings_the_path_back_by_itself() -> None:
