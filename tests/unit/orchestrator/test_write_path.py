@@ -94,13 +94,18 @@ async def test_a_write_begun_before_the_path_went_down_does_not_bring_it_up() ->
     in_flight = path.begin()  # e.g. the probe's message, sent while the path was up
     await path.failed(nats.errors.TimeoutError())
     await path.succeeded(in_flight)
-    assert not path.up and _gauge() == 0
+    assert _gauge() == 0
+    with pytest.raises(ServiceError):
+        path.check()
     await path.succeeded(path.begin())
-    assert path.up and _gauge() == 1
+    assert _gauge() == 1
+    path.check()  # up: no refusal
     again = path.begin()
     await path.failed(nats.errors.TimeoutError())
     await path.succeeded(again)  # begun while up, before the second failure
-    assert not path.up
+    assert _gauge() == 0
+    with pytest.raises(ServiceError):
+        path.check()
 
 
 async def test_the_probe_brings_the_path_back_by_itself() -> None:
