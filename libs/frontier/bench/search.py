@@ -111,11 +111,11 @@ def play_one(
     searcher = SEARCHERS[bot]
     config = make_config(seed=seed, lineup=lineup)
     state = initial_state(config)
+    own = {s for s in state.order if search_team == "both" or s.team.value == search_team}
     bots: dict[Seat, Bot] = {}
     for seat in state.order:
-        own = search_team == "both" or seat.team.value == search_team
         s = bot_seed(seed, seat)
-        bots[seat] = searcher(s, iterations) if own else make_bot(rival, s)
+        bots[seat] = searcher(s, iterations) if seat in own else make_bot(rival, s)
     times: list[float] = []
     validated = 0
     crafts = dict.fromkeys(CRAFT_KEYS, 0)
@@ -125,7 +125,7 @@ def play_one(
         option_tally(legal, crafts)
         started = time.process_time()  # CPU time: one core, whatever else the machine runs
         cmd = player.choose(state, actor, legal)
-        if (search_team == "both" or actor.team.value == search_team) and len(legal) > 1:
+        if actor in own and len(legal) > 1:
             times.append(time.process_time() - started)
         events = execute(state, cmd)
         validated += sum(1 for e in events if e.kind is EventKind.CONTRABAND_VALIDATED)

@@ -100,7 +100,9 @@ class HalvingSearchBot:
         while len(alive) > 1:
             for _ in range(max(1, int(per_round // len(alive)))):
                 if deadline is not None and self.last_playouts and time.monotonic() >= deadline:
-                    return _best(alive, totals, counts)
+                    # every command still in play has been played: the first sample plays
+                    # them all, and a later round's survivors were played before
+                    return max(alive, key=lambda c: totals[c] / counts[c])
                 seed, self._rng = rng.next_u64(self._rng)
                 sample = model.sample(seed)
                 for cmd in alive:
@@ -110,14 +112,6 @@ class HalvingSearchBot:
             alive.sort(key=lambda c: -totals[c] / counts[c])  # stable: ties keep legal order
             alive = alive[: math.ceil(len(alive) / 2)] if len(alive) > 2 else alive[:1]
         return alive[0]
-
-
-def _best(
-    alive: list[Command], totals: dict[Command, float], counts: dict[Command, int]
-) -> Command:
-    """The best mean among the commands played so far (a time limit ended the halving)."""
-    played = [c for c in alive if counts[c]] or alive
-    return max(played, key=lambda c: totals[c] / counts[c] if counts[c] else -math.inf)
 
 
 def _playout(state: State, cmd: Command, legal: list[Command], gen: int, team: Team) -> float:
