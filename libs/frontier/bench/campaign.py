@@ -10,7 +10,9 @@ match has been rated (at once when no other bot is present, since the arena need
 outside bot for a match), and once a bot is killed with SIGKILL while it holds a seat.
 
 The run waits on the arena itself: it polls ``GetArenaStatus`` and ``GetLeaderboard``
-(every ``poll_s``; nothing else sleeps) until ``matches`` matches are rated, stops the bots,
+(every ``poll_s``; nothing else sleeps) until ``matches`` matches are rated and the churn
+has shown itself (every outside bot seen joining and leaving twice, one killed holding a
+seat: on a fast machine the matches alone can be rated before that), stops the bots,
 waits until no match is in play and then checks that nothing was lost
 (:mod:`.campaign_audit`): every match the server created counted once, rated or void with a
 reason, every rated match's replay exporting and the leaderboard linking the latest.  The
@@ -221,9 +223,11 @@ class Campaign:
         try:
             for bot in self.bots:
                 bot.start()
-            while self.rated < self.config.matches:
+            while self.rated < self.config.matches or not self._churn_shown():
                 if self._out_of_time(self.config.timeout_s):
                     late = f"out of time: {self.rated} of {self.config.matches} matches rated"
+                    if not self._churn_shown():
+                        late += "; the churn not yet seen (joins, leaves and the kill)"
                     break
                 status = self._poll()
                 self._churn(status)
@@ -242,6 +246,13 @@ class Campaign:
         if late:
             report.audit.problems.insert(0, late)
         return report
+
+    def _churn_shown(self) -> bool:
+        """Every outside bot seen joining and leaving at least twice, and one killed."""
+        churn = self.churn
+        return bool(churn.killed_bot) and all(
+            churn.joins.get(b.name, 0) >= 2 and churn.leaves.get(b.name, 0) >= 2 for b in self.bots
+        )
 
     def _out_of_time(self, limit_s: float) -> bool:
         return bool(limit_s) and time.monotonic() - self.started > limit_s
