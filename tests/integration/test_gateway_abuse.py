@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -15,6 +14,8 @@ from collections.abc import Iterator
 import pytest
 
 from frontier.ops.stack import Stack, StackConfig, free_port
+
+from .stack_logs import stack_logs, wait_logged
 
 pytestmark = pytest.mark.integration
 
@@ -95,20 +96,6 @@ def test_a_cross_origin_post_creates_nothing(gateway: Stack) -> None:
     assert _match_count(gateway) == before
 
 
-def _logs(stack: Stack) -> str:
-    return "".join(p.read_text(errors="replace") for p in stack.logs.iterdir())
-
-
-def _wait_logged(stack: Stack, line: str, before: int, timeout: float = 30.0) -> str:
-    """All the stack's logs once ``line`` is in them more than ``before`` times.  The access
-    line is written once the reply has gone out, so it may land just after the client has it."""
-    deadline = time.monotonic() + timeout
-    while (logged := _logs(stack)).count(line) <= before:
-        assert time.monotonic() < deadline, f"{line!r} never logged"
-        time.sleep(0.05)
-    return logged
-
-
 @pytest.mark.parametrize(
     "query", ["%73eat_token={}", "seat%5Ftoken={}", "x={}", "match={}&%54OKEN={}"]
 )
@@ -116,8 +103,8 @@ def test_no_spelling_of_a_token_in_a_url_reaches_a_log(gateway: Stack, query: st
     secret = "s3cr3t" + "7" * 20 + str(abs(hash(query)))
     urllib_query = query.replace("{}", secret)
     path = "/api/matches/unknown-match/view"
-    before = _logs(gateway).count(path)
+    before = stack_logs(gateway).count(path)
     status, _ = _call(gateway, f"{path}?{urllib_query}")
     assert status in (400, 404)
-    logged = _wait_logged(gateway, path, before)  # the request was logged, ...
+    logged = wait_logged(gateway, path, before)  # the request was logged, ...
     assert secret not in logged  # ... without the secret

@@ -21,6 +21,8 @@ from frontier.runtime.errors import retry_delay_in
 from frontier.runtime.settings import host_key_metadata
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
 
+from .stack_logs import wait_logged
+
 pytestmark = pytest.mark.integration
 
 KEYS_ENV = {
@@ -196,6 +198,5 @@ def test_the_lobby_creates_with_the_key_the_browser_sends_and_no_log_holds_it(
     status, body = lobby_create(keys_stack, key)
     assert status == 201 and body["match_id"]
     secret = key.split("_", 2)[2]
-    logged = "".join(p.read_text(errors="replace") for p in Path(keys_stack.logs).iterdir())
-    assert "POST /api/matches 201" in logged  # the request was logged, ...
+    logged = wait_logged(keys_stack, "POST /api/matches 201")  # the request was logged, ...
     assert secret not in logged  # ... without its key

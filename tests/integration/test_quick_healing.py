@@ -25,6 +25,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 import grpc
@@ -61,6 +62,19 @@ async def _until(condition: Callable[[], bool]) -> None:
         await asyncio.sleep(0.01)
 
 
+def _stopped(pid: int) -> bool:
+    """Every thread of ``pid`` is stopped.  SIGSTOP is delivered asynchronously: a thread of
+    nats-server still running on the other core could answer a request sent just after
+    ``os.kill`` returned, and the request would not be in flight when the server dies."""
+    states = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            states.append((task / "stat").read_text().rsplit(")", 1)[1].split()[0])
+        except FileNotFoundError:  # a thread that ended meanwhile
+            continue
+    return all(state in ("T", "t") for state in states)
+
+
 async def test_requests_in_flight_when_nats_dies_fail_at_once_and_the_retry_lands_once(
     jetstream_server: Nats,
 ) -> None:
@@ -72,6 +86,7 @@ async def test_requests_in_flight_when_nats_dies_fail_at_once_and_the_retry_land
         sent = bus.nc.stats["out_msgs"]
         # stopped, the server reads nothing: both requests stay unanswered ...
         os.kill(proc.pid, signal.SIGSTOP)
+        await _until(lambda: _stopped(proc.pid))
         publishing = asyncio.ensure_future(bus.publish_batch(batch, 0))
         reading = asyncio.ensure_future(bus.last_stream_seq("healing"))
         await _until(lambda: bus.nc.stats["out_msgs"] >= sent + 2)
