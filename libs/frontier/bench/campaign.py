@@ -27,7 +27,7 @@ import asyncio
 import shutil
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -89,6 +89,13 @@ class Churn:
     killed_bot: str = ""
     killed_matches: list[str] = field(default_factory=list)  # the seats it held then
     killed_seat_missed: bool = False  # whose seat then missed a deadline (else: nothing left)
+
+    def shown(self, names: Iterable[str]) -> bool:
+        """The churn the run promises has happened: every bot of ``names`` seen joining and
+        leaving at least twice, and one bot killed."""
+        return bool(self.killed_bot) and all(
+            self.joins.get(name, 0) >= 2 and self.leaves.get(name, 0) >= 2 for name in names
+        )
 
 
 @dataclass
@@ -248,11 +255,7 @@ class Campaign:
         return report
 
     def _churn_shown(self) -> bool:
-        """Every outside bot seen joining and leaving at least twice, and one killed."""
-        churn = self.churn
-        return bool(churn.killed_bot) and all(
-            churn.joins.get(b.name, 0) >= 2 and churn.leaves.get(b.name, 0) >= 2 for b in self.bots
-        )
+        return self.churn.shown(b.name for b in self.bots)
 
     def _out_of_time(self, limit_s: float) -> bool:
         return bool(limit_s) and time.monotonic() - self.started > limit_s
