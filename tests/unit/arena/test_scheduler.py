@@ -80,6 +80,18 @@ def test_the_vagabond_characters_are_the_vagabond_faction():
         Seat.A2: "eyrie",
         Seat.A3: "vagabond",
         Seat.B1: "marquise",
-        Seat.B2: "alliance",
+        Seat.B2: "eyrie",
         Seat.B3: "vagabond",
     }
+
+
+def test_every_lineup_is_a_mirror_so_a_result_measures_the_bots_not_the_sides():
+    for lineup in LINEUPS:
+        factions = seat_factions(lineup)
+        teams = {team: [factions[s] for s in Seat if s.team.value == team] for team in "AB"}
+        assert teams["A"] == teams["B"], lineup
+        a, b = lineup.split(";")
+        assert a.removeprefix("A=") == b.removeprefix("B="), "the same Vagabond on both sides"
+    sides = [side.removeprefix("A=") for lineup in LINEUPS for side in lineup.split(";")[:1]]
+    played = {name for side in sides for name in side.split(",")}
+    assert played == {"marquise", "eyrie", "alliance", "thief", "tinker", "ranger"}
