@@ -3,8 +3,9 @@
 //   FRONTIER_BOT_KEY=fb_... node bot.js --arena HOST:PORT [--capacity N] [--seats N]
 //               [--policy random|planner] [--seed N] [--key-file PATH] [--orchestrator HOST:PORT]
 //
-// It opens one ArenaService.Enter stream and says EnterHello{bot_key, capacity}.  Each
-// SeatAssignment the arena sends is played at once, next to the others, through
+// It opens one ArenaService.Enter stream and says EnterHello{bot_key, capacity, whole_teams}:
+// capacity is the matches it plays at once, and in each it plays its team's three seats, one
+// SeatAssignment each.  Each SeatAssignment the arena sends is played at once, next to the others, through
 // BotService.Play on the orchestrator it names (--orchestrator overrides that address), with
 // the same policies as a single seat (bot.js); when the seat's match is over the bot prints
 // one JSON line ({"match_id", "seat", "winner", "decisions", "taken_over", ...}) and sends
@@ -162,7 +163,7 @@ class ArenaBot {
         }
       });
       call.on('end', () => finish(resolve, { welcomed, reason: 'the arena ended the stream' }));
-      write({ hello: { bot_key: this.options.key, capacity: this.options.capacity } });
+      write({ hello: { bot_key: this.options.key, capacity: this.options.capacity, whole_teams: true } });
       this.write = write;
     });
   }
@@ -175,7 +176,8 @@ class ArenaBot {
 
   startSeat(assignment) {
     const seat = assignment.seat.replace('SEAT_', '');
-    if (this.leaving || this.seats.has(assignment.match_id)) return;
+    const key = `${assignment.match_id}/${seat}`;
+    if (this.leaving || this.seats.has(key)) return;
     const index = this.assigned;
     this.assigned += 1;
     const playing = this.playSeat(assignment, seat, index).then(
@@ -186,14 +188,14 @@ class ArenaBot {
       },
     );
     const done = playing.then(() => {
-      this.seats.delete(assignment.match_id);
+      this.seats.delete(key);
       this.played += 1;
       if (this.options.seats && this.played >= this.options.seats) this.leaving = true;
       // leaving: the arena assigns this bot no more seats (none would be played)
       this.send({ seat_done: { match_id: assignment.match_id, leaving: this.leaving } });
       if (this.leaving && this.seats.size === 0) this.close();
     });
-    this.seats.set(assignment.match_id, done);
+    this.seats.set(key, done);
   }
 
   async playSeat(assignment, seat, index) {

@@ -229,7 +229,7 @@ def test_the_arena_is_published_and_welcomes_a_registered_bot(
         leave = threading.Event()
 
         def requests() -> Iterator[arena_pb2.EnterRequest]:
-            hello = arena_pb2.EnterHello(bot_key=bot.bot_key, capacity=1)
+            hello = arena_pb2.EnterHello(bot_key=bot.bot_key, capacity=1, whole_teams=True)
             yield arena_pb2.EnterRequest(hello=hello)
             leave.wait(60)
 

@@ -29,7 +29,7 @@ from frontier.v1 import arena_pb2, arena_pb2_grpc
 pytestmark = pytest.mark.integration
 
 GUARD_S = 240.0  # a hung arena fails the test instead of hanging the suite
-SEATS_EACH = 2
+MATCHES_EACH = 2  # each bot plays its team's three seats in each
 
 
 @dataclass
@@ -116,8 +116,8 @@ def test_two_bots_and_the_builtins_are_rated(arena: ArenaStack) -> None:
     one, two = register(stub, "alpha"), register(stub, "beta")
     assert one.bot_key.startswith("fb_") and one.bot_id != two.bot_id
     players = [
-        arena.player("alpha", one.bot_key, "--seats", str(SEATS_EACH), "--kind", "greedy"),
-        arena.player("beta", two.bot_key, "--seats", str(SEATS_EACH), "--kind", "random"),
+        arena.player("alpha", one.bot_key, "--seats", str(3 * MATCHES_EACH), "--kind", "greedy"),
+        arena.player("beta", two.bot_key, "--seats", str(3 * MATCHES_EACH), "--kind", "random"),
     ]
     for proc in players:
         assert proc.wait(GUARD_S) == 0, (arena.workdir / "alpha.log").read_text()[-2000:]
@@ -126,13 +126,13 @@ def test_two_bots_and_the_builtins_are_rated(arena: ArenaStack) -> None:
     by_id = {e.bot_id: e for e in board.entries}
     for bot in (one, two):
         entry = by_id[bot.bot_id]
-        assert entry.matches_played >= SEATS_EACH
+        assert entry.matches_played >= MATCHES_EACH
         assert entry.rating.sigma < 25 / 3  # the uncertainty shrank from openskill's start
         assert not entry.ranked  # fewer than the 10 matches a rank needs
         assert entry.factions
     assert by_id["builtin:random"].builtin and by_id["builtin:greedy"].matches_played >= 1
     rated = [m for m in board.recent_matches if m.state == arena_pb2.ARENA_MATCH_STATE_RATED]
-    assert len(rated) >= SEATS_EACH
+    assert len(rated) >= MATCHES_EACH
     for match in rated:
         assert match.winner in {"A", "B", "draw"} and len(match.seats) == 6
     assert board.ranked_after == 10

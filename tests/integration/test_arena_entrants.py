@@ -30,7 +30,8 @@ from frontier.v1 import arena_pb2, arena_pb2_grpc, types_pb2
 pytestmark = pytest.mark.integration
 
 GUARD_S = 240.0  # a hung arena fails the test instead of hanging the suite
-SEATS_EACH = 2
+MATCHES_EACH = 2
+SEATS_EACH = 3 * MATCHES_EACH  # a bot plays its team's three seats in each match
 BUILTINS = ("random", "greedy", "search")
 
 
@@ -119,12 +120,21 @@ def test_the_node_bot_and_the_python_player_are_rated_next_to_the_builtins(
     wait_for("the matches in play to end", settled)
     board = stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest(), timeout=10)
     by_id = {e.bot_id: e for e in board.entries}
-    entrants = [node_bot.bot_id, python_bot.bot_id, *(f"builtin:{b}" for b in BUILTINS)]
-    assert set(entrants) <= set(by_id)  # (the other tests' bots may be there too)
-    for bot_id in entrants:
-        assert by_id[bot_id].matches_played >= 1, bot_id
-    assert by_id[node_bot.bot_id].matches_played >= SEATS_EACH
-    assert by_id[python_bot.bot_id].matches_played >= SEATS_EACH
+    outside = (node_bot.bot_id, python_bot.bot_id)
+    for bot_id in outside:
+        assert by_id[bot_id].matches_played >= MATCHES_EACH
+    # team against team: each match has two entrants, three seats each, and the outside bots
+    # met the built-ins
+    theirs = [m for m in board.recent_matches if {s.bot_id for s in m.seats} & set(outside)]
+    met: set[str] = set()
+    for match in theirs:
+        teams = {
+            team: {s.bot_id for s in match.seats if types_pb2.Seat.Name(s.seat)[5] == team}
+            for team in "AB"
+        }
+        assert all(len(ids) == 1 for ids in teams.values()), match
+        met |= teams["A"] | teams["B"]
+    assert met & {f"builtin:{b}" for b in BUILTINS}
 
     # every seat the Node bot reported it played itself, through BotService, to the end
     seats = [json.loads(line) for line in out.splitlines()]
@@ -135,16 +145,18 @@ def test_the_node_bot_and_the_python_player_are_rated_next_to_the_builtins(
         assert not seat["taken_over"] and seat["strikes"] == 0
         match = matches[seat["match_id"]]
         assert match.state == arena_pb2.ARENA_MATCH_STATE_RATED
-        (played,) = (s for s in match.seats if s.bot_id == node_bot.bot_id)
-        assert played.seat == types_pb2.Seat.Value(f"SEAT_{seat['seat']}")
+        (played,) = (
+            s for s in match.seats if s.seat == types_pb2.Seat.Value(f"SEAT_{seat['seat']}")
+        )
+        assert played.bot_id == node_bot.bot_id
         assert not played.left and seat["winner"] == match.winner
 
     metrics = scrape(config.metrics_url("arena"))
     rated = metrics[("frontier_arena_matches_ended_total", (("outcome", "rated"),))]
-    assert rated >= SEATS_EACH
+    assert rated >= MATCHES_EACH
     assert metrics[("frontier_arena_matches_started_total", ())] >= rated
-    # a rated match rates at least one outside bot and the three built-ins
-    assert metrics[("frontier_arena_rating_updates_total", ())] >= 4 * rated
+    # a rated match rates its two entrants
+    assert metrics[("frontier_arena_rating_updates_total", ())] == 2 * rated
     assert metrics[("frontier_arena_enters_total", (("result", "welcomed"),))] >= 2
     assert metrics[("frontier_arena_matches_in_play", ())] == 0
 

@@ -6,17 +6,19 @@ Counters, bumped by one-line calls where things happen (:mod:`.runner`, :mod:`.s
 * ``frontier_arena_matches_started_total``: matches the arena created;
 * ``frontier_arena_matches_ended_total{outcome}``: matches counted on the board, ``rated``
   or ``void`` (a match a previous run had counted already is not counted again);
-* ``frontier_arena_seats_left_total``: seats of outside bots that left their match before
-  its end, counted when the match ends, as the board's ``matches_left`` counts them;
-* ``frontier_arena_rating_updates_total``: ratings the board moved, one per rated seat
+* ``frontier_arena_seats_left_total``: outside bots that left their match before its end
+  (one per bot and match, whatever seats its team had there), counted when the match ends,
+  as the board's ``matches_left`` counts them;
+* ``frontier_arena_rating_updates_total``: overall ratings the board moved, one per entrant
   (outside or built-in; fillers are not rated) of each rated match;
 * ``frontier_arena_enters_total{result}``: Enter streams ``welcomed`` or ``refused``;
 * ``frontier_arena_enter_streams{state}``: Enter streams open now, ``hello`` (waiting for
   their EnterHello) or ``entered``.
 
 Gauges read when scraped, from the arena's own tables (nothing keeps them up to date):
-``frontier_arena_bots_present``, ``frontier_arena_seat_capacity`` (the seats they said they
-play at once), ``frontier_arena_seats_in_play`` (those taken now) and
+``frontier_arena_bots_present``, ``frontier_arena_seat_capacity`` (the matches they said
+they play at once), ``frontier_arena_seats_in_play`` (the seats they play now, three a
+match) and
 ``frontier_arena_matches_in_play``.
 
 No label names a bot: the leaderboard already has every per-bot figure, and a label per bot
@@ -45,12 +47,12 @@ MATCHES_ENDED = Counter(
 )
 SEATS_LEFT = Counter(
     "frontier_arena_seats_left_total",
-    "outside bots' seats left before their match ended (the stream broke and the bot did "
-    "not come back, or the seat was taken over), counted as the match ends",
+    "outside bots that left a match before its end (the stream broke and the bot did not "
+    "come back, or a seat was taken over), one per bot and match, counted as the match ends",
 )
 RATING_UPDATES = Counter(
     "frontier_arena_rating_updates_total",
-    "entrant ratings moved on the board: one per rated seat of each rated match",
+    "entrant ratings moved on the board: one per entrant of each rated match",
 )
 ENTERS = Counter(
     "frontier_arena_enters_total",
@@ -77,9 +79,9 @@ def match_started() -> None:
 def match_ended(record: MatchResult) -> None:
     """``record`` was just counted on the board."""
     MATCHES_ENDED.labels(record.state).inc()
-    SEATS_LEFT.inc(sum(1 for s in record.seats if s.left and s.bot_id and not s.builtin))
+    SEATS_LEFT.inc(len({s.bot_id for s in record.seats if s.left and s.bot_id and not s.builtin}))
     if record.state == "rated":
-        RATING_UPDATES.inc(sum(1 for s in record.seats if s.bot_id))
+        RATING_UPDATES.inc(len({s.bot_id for s in record.seats if s.bot_id}))
 
 
 def entered(welcomed: bool) -> None:
@@ -115,19 +117,25 @@ class ArenaGauges(Collector):
 
     def collect(self) -> Iterable[GaugeMetricFamily]:
         present = [p for _, lobby in list(self.sources) for p in lobby.present()]
+        playing = {p.bot_id for p in present}
         matches = sum(len(arena.in_play) for arena, _ in list(self.sources))
         yield GaugeMetricFamily(
             "frontier_arena_bots_present", "bots whose Enter stream is open", value=len(present)
         )
         yield GaugeMetricFamily(
             "frontier_arena_seat_capacity",
-            "seats the bots present play at once, together",
+            "matches the bots present play at once, together (three seats each)",
             value=sum(p.capacity for p in present),
         )
         yield GaugeMetricFamily(
             "frontier_arena_seats_in_play",
             "seats the bots present play now",
-            value=sum(len(p.seats) for p in present),
+            value=sum(
+                s.bot_id in playing
+                for arena, _ in list(self.sources)
+                for record in list(arena.in_play.values())
+                for s in record.seats
+            ),
         )
         yield GaugeMetricFamily(
             "frontier_arena_matches_in_play", "arena matches being played", value=matches

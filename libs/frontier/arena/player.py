@@ -3,7 +3,8 @@
     python -m frontier.arena.player --arena HOST:PORT --key-file bot.key
                                     [--capacity 2] [--kind greedy] [--seats N]
 
-It opens an Enter stream with its bot key, and plays every seat the arena assigns through
+It opens an Enter stream with its bot key, and plays every seat the arena assigns (its
+team's three seats in each match, each on a stream of its own) through
 BotService.Play with the Python SDK (:class:`frontier.bots.sdk.BotClient`) and one of the
 SDK's strategies (the greedy bot's choice on the seat's view by default), then reports the
 seat done.  It is both an example for bot authors and what the arena's tests run as real
@@ -124,7 +125,9 @@ class Player:
         welcomed the bot."""
         outgoing: asyncio.Queue[arena_pb2.EnterRequest | None] = asyncio.Queue()
         self.outgoing = outgoing
-        hello = arena_pb2.EnterHello(bot_key=self.options.bot_key, capacity=self.options.capacity)
+        hello = arena_pb2.EnterHello(
+            bot_key=self.options.bot_key, capacity=self.options.capacity, whole_teams=True
+        )
         outgoing.put_nowait(arena_pb2.EnterRequest(hello=hello))
 
         async def requests() -> AsyncIterator[arena_pb2.EnterRequest]:
@@ -189,7 +192,9 @@ def parse_args(argv: Sequence[str] | None = None) -> PlayerOptions:
     parser = argparse.ArgumentParser(prog="python -m frontier.arena.player", description=__doc__)
     parser.add_argument("--arena", default="127.0.0.1:50057", help="ArenaService HOST:PORT")
     parser.add_argument("--key-file", type=Path, help="a file holding the bot key")
-    parser.add_argument("--capacity", type=int, default=1, help="seats played at once")
+    parser.add_argument(
+        "--capacity", type=int, default=1, help="matches played at once (a team's 3 seats each)"
+    )
     parser.add_argument("--kind", default="greedy", help="random, greedy, search or search-halving")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--seats", type=int, default=0, help="stop after N seats (0: never)")

@@ -13,15 +13,16 @@ From those, :func:`points_of` reads an entrant's latest :class:`RatingPoint`; th
 archives them per entrant (the latest :data:`HISTORY_KEPT`), merged by match id with
 :func:`merge_points`, so writing a point twice keeps one.
 
-Ratings are openskill's Plackett-Luce model, team-aware: a match is two teams of three
-ranked by the result (a draw ranks them equal).  A filler seat (the server's bot, no
-entrant) plays with the rating of that bot's standing entrant (``builtin:<bot>``) when the
-board has one, and that rating is not moved by the filler's seat; with no such entrant, a
-fresh rating that is never stored.  Why: the filler is that very bot, whose strength the
-board knows; a fresh rating (an uncertainty of 25/3, four times a rated entrant's) in every
-match would say "this seat could be anyone", and openskill then credits each result less to
-the rated seats, so their intervals narrow far more slowly.  A bot that left a match before
-its end is rated by the match's result all the same: leaving does not avoid a loss.
+Ratings are openskill's Plackett-Luce model, team-aware: a match is two teams ranked by
+the result (a draw ranks them equal).  For the overall rating a team is its entrant, one
+player however many seats it plays; for the ratings per faction it is its seats, one player
+per entrant x faction.  A filler (the server's bot, no entrant) plays with the rating of
+that bot's standing entrant (``builtin:<bot>``) when the board has one, and that rating is
+not moved by the filler; with no such entrant, a fresh rating that is never stored.  Why:
+the filler is that very bot, whose strength the board knows; a fresh rating (an
+uncertainty of 25/3, four times a rated entrant's) would say "this team could be anyone",
+and openskill then credits each result less to the rated entrant.  A bot that left a match
+before its end is rated by the match's result all the same: leaving does not avoid a loss.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ class EntrantRecord(BaseModel):
     played: int = 0
     left: int = 0  # matches it left before their end
     teams: dict[str, int] = Field(default_factory=dict)  # "A"/"B" -> matches played there
+    met: dict[str, int] = Field(default_factory=dict)  # entrant id -> matches against it
 
 
 class SeatResult(BaseModel):
@@ -184,29 +186,39 @@ def merge_points(
 def _rate(board: Board, result: MatchResult) -> None:
     ranks = ranks_of(result.winner)
     rated = [s for s in result.seats if s.bot_id]
-    ids = [s.bot_id for s in rated]
-    if len(set(ids)) != len(ids):
-        raise ValueError(f"an entrant plays two seats of match {result.match_id}")
+    sides = {s.bot_id: {x.seat[0] for x in rated if x.bot_id == s.bot_id} for s in rated}
+    if any(len(teams) > 1 for teams in sides.values()):
+        raise ValueError(f"an entrant plays on both teams of match {result.match_id}")
     for seat in rated:
         entrant = board.entrants.setdefault(
             seat.bot_id, EntrantRecord(bot_id=seat.bot_id, name=seat.name, builtin=seat.builtin)
         )
         entrant.name = seat.name
-    overall = _update(result, ranks, lambda s: _standing(board, s).skill)
+    overall = _update(result, ranks, lambda s: (_key(s), _standing(board, s).skill))
     per_faction = _update(
         result,
         ranks,
-        lambda s: _standing(board, s).factions.get(s.faction, Skill()),
+        lambda s: ((*_key(s), s.faction), _standing(board, s).factions.get(s.faction, Skill())),
     )
-    for seat in rated:
-        entrant = board.entrants[seat.bot_id]
-        entrant.skill = overall[seat.bot_id]
-        result.after[seat.bot_id] = overall[seat.bot_id]
-        entrant.factions[seat.faction] = per_faction[seat.bot_id]
+    for bot_id in sides:
+        seats = [s for s in rated if s.bot_id == bot_id]
+        entrant = board.entrants[bot_id]
+        entrant.skill = overall[(bot_id,)]
+        result.after[bot_id] = overall[(bot_id,)]
+        for seat in seats:
+            entrant.factions[seat.faction] = per_faction[(bot_id, seat.faction)]
         entrant.played += 1
-        entrant.left += int(seat.left)
-        team = seat.seat[0]
+        entrant.left += int(any(s.left for s in seats))
+        team = seats[0].seat[0]
         entrant.teams[team] = entrant.teams.get(team, 0) + 1
+        for other, other_teams in sides.items():
+            if team not in other_teams:
+                entrant.met[other] = entrant.met.get(other, 0) + 1
+
+
+def _key(seat: SeatResult) -> tuple[str, ...]:
+    """Who a seat is in the rating update: its entrant, or (a filler) its bot."""
+    return (seat.bot_id,) if seat.bot_id else ("", seat.name)
 
 
 def _standing(board: Board, seat: SeatResult) -> EntrantRecord:
@@ -217,23 +229,26 @@ def _standing(board: Board, seat: SeatResult) -> EntrantRecord:
 
 
 def _update(
-    result: MatchResult, ranks: list[int], skill_of: Callable[[SeatResult], Skill]
-) -> dict[str, Skill]:
-    """One openskill update of both teams; the new skill of each rated seat's entrant."""
-    teams: list[list[object]] = [[], []]
-    owners: list[list[str]] = [[], []]
+    result: MatchResult,
+    ranks: list[int],
+    player_of: Callable[[SeatResult], tuple[tuple[str, ...], Skill]],
+) -> dict[tuple[str, ...], Skill]:
+    """One openskill update of both teams; the new skill of each rated player.  A team's
+    players are the distinct keys ``player_of`` gives its seats: one entrant playing all
+    three seats is one player (its overall rating) or three (one per faction)."""
+    teams: list[dict[tuple[str, ...], Skill]] = [{}, {}]
     for seat in result.seats:
-        side = 0 if seat.seat.startswith("A") else 1
-        skill = skill_of(seat)
-        teams[side].append(_MODEL.rating(mu=skill.mu, sigma=skill.sigma))
-        owners[side].append(seat.bot_id)
+        key, skill = player_of(seat)
+        teams[0 if seat.seat.startswith("A") else 1].setdefault(key, skill)
     if not teams[0] or not teams[1]:
         raise ValueError(f"match {result.match_id} lacks a team")
-    counted = {s.bot_id: (skill_of(s).matches if s.bot_id else 0) for s in result.seats}
-    rated = _MODEL.rate(teams, ranks=[float(r) for r in ranks])  # type: ignore[arg-type]
-    new: dict[str, Skill] = {}
-    for side in (0, 1):
-        for bot_id, rating in zip(owners[side], rated[side], strict=True):
-            if bot_id:
-                new[bot_id] = Skill(mu=rating.mu, sigma=rating.sigma, matches=counted[bot_id] + 1)
+    rated = _MODEL.rate(
+        [[_MODEL.rating(mu=s.mu, sigma=s.sigma) for s in team.values()] for team in teams],
+        ranks=[float(r) for r in ranks],
+    )
+    new: dict[tuple[str, ...], Skill] = {}
+    for team, ratings in zip(teams, rated, strict=True):
+        for (key, skill), rating in zip(team.items(), ratings, strict=True):
+            if key[0]:  # an entrant's; a filler's rating is never moved
+                new[key] = Skill(mu=rating.mu, sigma=rating.sigma, matches=skill.matches + 1)
     return new

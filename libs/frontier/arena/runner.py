@@ -32,7 +32,14 @@ from frontier.wire.convert import enum_from_proto, enum_to_proto
 from . import metrics
 from .lobby import Lobby
 from .ratings import Board, MatchResult, SeatResult
-from .scheduler import FILLER_BOT, Entrant, MatchPlan, builtin_entrant, plan_match
+from .scheduler import (
+    FILLER_BOT,
+    Entrant,
+    MatchPlan,
+    builtin_entrant,
+    count_match,
+    plan_match,
+)
 from .store import ArenaStore
 
 log = logging.getLogger("frontier.arena")
@@ -163,6 +170,10 @@ class Arena:
             if any(seat.bot_id == bot_id for seat in record.seats)
         }
 
+    def seats_in_play(self, bot_id: str) -> int:
+        """The seats ``bot_id`` plays in the matches in play."""
+        return sum(s.bot_id == bot_id for r in self.in_play.values() for s in r.seats)
+
     async def left(self, bot_id: str, match_ids: set[str]) -> None:
         """The bot left while playing ``match_ids``: its seats there are marked left (the
         server's takeover plays them to the end)."""
@@ -177,12 +188,7 @@ class Arena:
 
     def _count(self, record: MatchResult) -> None:
         self.in_play[record.match_id] = record
-        for seat in record.seats:
-            if not seat.bot_id:
-                continue
-            played = self.history.setdefault(seat.bot_id, {})
-            for key in (f"faction:{seat.faction}", f"team:{seat.seat[0]}"):
-                played[key] = played.get(key, 0) + 1
+        count_match(self.history, [(s.bot_id, s.faction, s.seat[0]) for s in record.seats])
 
     def _watch(self, record: MatchResult) -> None:
         task = asyncio.create_task(self.watch(record), name=f"arena-watch-{record.match_id}")
@@ -309,7 +315,8 @@ def result_of(match_id: str, plan: MatchPlan) -> MatchResult:
 
 
 def history_of(board: Board) -> dict[str, dict[str, int]]:
-    """The scheduler's history (factions and teams played) from the board's counts."""
+    """The scheduler's history (factions and teams played, entrants met) from the board's
+    counts."""
     history: dict[str, dict[str, int]] = {}
     for entrant in board.entrants.values():
         played = history.setdefault(entrant.bot_id, {})
@@ -317,4 +324,6 @@ def history_of(board: Board) -> dict[str, dict[str, int]]:
             played[f"faction:{faction}"] = skill.matches
         for team, count in entrant.teams.items():
             played[f"team:{team}"] = count
+        for other, count in entrant.met.items():
+            played[f"met:{other}"] = count
     return history

@@ -1,18 +1,25 @@
-"""Which match the arena plays next: who takes part, under which lineup, in which seat.
+"""Which match the arena plays next: which two entrants meet, under which lineup, on which
+side.
 
 Pure logic over plain data (no I/O, no clock): the arena passes the outside bots that have
-a free seat, the standing built-in entrants and each entrant's history (how often it played
-each faction and each team), and gets a :class:`MatchPlan` back.  The same inputs and seed
-always give the same plan, so a schedule can be replayed and tested.
+room for a match, the standing built-in entrants and each entrant's history (how often it
+played each faction and each team, and met each other entrant), and gets a
+:class:`MatchPlan` back.  The same inputs and seed always give the same plan, so a schedule
+can be replayed and tested.
 
-The rotation: mirror lineups take turns (each faction of the roster appears in them), and the
-seats go to the entrants so that the sum of "times already played this faction" and "times
-already played this team" over the match is the smallest possible; ties are broken by a
-seeded shuffle.  Over matches every entrant so plays every faction and both teams.
+A match is team against team, one entrant each: an entrant plays all three seats of its
+team.  Why: the Frontier Alliance mode is a team game, and a bot's team play (one seat
+carrying contraband to another, a Vagabond intervening for its team) is what it is built
+for.  Measured, this is also what tells bots apart: the halving search wins 66 of 100
+matches against ``search`` as a team, yet as one seat among other bots the board could not
+tell it from greedy after 369 mirror matches (docs/arena.md).
 
-An entrant plays at most one seat of a match (rating one entrant on both teams would make
-no sense).  When fewer than six entrants are available, the remaining seats are *fillers*:
-the server's built-in bot plays them and nobody's rating counts them.
+The rotation: mirror lineups take turns (each faction of the roster appears in them); the
+two entrants are the pair that has met least (a pair with more outside bots first, then a
+seeded shuffle), and each takes the side it played less.  Over matches every entrant so
+meets every other, plays every faction and both teams.  With only one entrant available,
+the other team is *fillers*: the server's built-in bot plays it and nobody's rating counts
+it.
 """
 
 from __future__ import annotations
@@ -23,8 +30,6 @@ from dataclasses import dataclass
 
 from frontier.engine import Seat, rng
 from frontier.engine.lineup import parse_lineup
-
-SEATS_PER_MATCH = 6
 
 # Lineups the arena rotates through: mirrors, each team playing the same factions (the
 # Marquise, the Eyrie or the Alliance, and one Vagabond character), so that a result says
@@ -41,7 +46,7 @@ LINEUPS: tuple[str, ...] = (
     "A=marquise,eyrie,tinker;B=marquise,eyrie,tinker",
     "A=marquise,alliance,ranger;B=marquise,alliance,ranger",
 )
-FILLER_BOT = "greedy"  # the server's bot that plays a seat no entrant takes
+FILLER_BOT = "greedy"  # the server's bot that plays a team no entrant takes
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +82,7 @@ class MatchPlan:
     seed: int
 
 
-# entrant id -> {"faction:<faction>": n, "team:<A|B>": n}
+# entrant id -> {"faction:<faction>": n, "team:<A|B>": n, "met:<entrant id>": n}
 History = Mapping[str, Mapping[str, int]]
 
 
@@ -96,65 +101,81 @@ def plan_match(
     min_outside: int = 1,
 ) -> MatchPlan | None:
     """The ``index``-th match of the arena whose seed is ``seed``, or None when fewer than
-    ``min_outside`` outside bots are free.  ``outside``: the free outside bots, those to seat
-    first first; at most six of them play, then the built-ins (in turns, by ``index``)."""
+    ``min_outside`` outside bots are free.  ``outside``: the free outside bots; the built-ins
+    meet them and each other (the scale they anchor needs both)."""
     if len(outside) < max(min_outside, 0) or (not outside and not builtins):
         return None
-    chosen = list(outside[:SEATS_PER_MATCH])
-    room = SEATS_PER_MATCH - len(chosen)
-    if builtins and room:
-        start = index % len(builtins)
-        turned = [*builtins[start:], *builtins[:start]]
-        chosen.extend(turned[:room])
+    entrants = list({e.bot_id: e for e in [*outside, *builtins]}.values())
     lineup = LINEUPS[index % len(LINEUPS)]
     factions = seat_factions(lineup)
-    seats = [seat for seat in Seat if seat in factions]
-    players: list[Entrant | None] = [*chosen, *([None] * (len(seats) - len(chosen)))]
     state = rng.seed_state(seed * 1_000_003 + index)
     match_seed, state = rng.next_u64(state)
-    best = _best_assignment(players, seats, factions, history, state)
+    pair, state = _least_met(entrants, history, state)
+    on_a: Entrant | None = pair[0]
+    on_b: Entrant | None = pair[1]
+    if _sides_played(history, on_a, on_b) > _sides_played(history, on_b, on_a):
+        on_a, on_b = on_b, on_a
+    side = {"A": on_a, "B": on_b}
     planned = tuple(
-        PlannedSeat(seat, factions[seat], player) for seat, player in zip(seats, best, strict=True)
+        PlannedSeat(seat, factions[seat], side[seat.team.value])
+        for seat in Seat
+        if seat in factions
     )
     return MatchPlan(lineup, planned, match_seed & 0x7FFF_FFFF_FFFF_FFFF)
 
 
-def _best_assignment(
-    players: list[Entrant | None],
-    seats: list[Seat],
-    factions: Mapping[Seat, str],
-    history: History,
-    state: int,
-) -> tuple[Entrant | None, ...]:
-    """The order of ``players`` over ``seats`` of least repetition (see the module
-    docstring); the candidates are tried in a seeded order, so ties go to the first."""
-    orders = sorted(set(itertools.permutations(players)), key=_order_key)
-    orders, _ = rng.shuffled(orders, state)
-    best: tuple[Entrant | None, ...] = orders[0]
-    best_cost = -1
-    for order in orders:
-        cost = 0
-        for seat, player in zip(seats, order, strict=True):
-            if player is None:
-                continue
-            played = history.get(player.bot_id, {})
-            cost += played.get(f"faction:{factions[seat]}", 0)
-            cost += played.get(f"team:{seat.team.value}", 0)
-        if best_cost < 0 or cost < best_cost:
-            best, best_cost = order, cost
-    return best
+def _least_met(
+    entrants: list[Entrant], history: History, state: int
+) -> tuple[tuple[Entrant, Entrant | None], int]:
+    """The two entrants to meet (the second None: no other entrant, the fillers), and the
+    generator's next state."""
+    if len(entrants) == 1:
+        return (entrants[0], None), state
+    pairs = sorted(itertools.combinations(entrants, 2), key=lambda p: (p[0].bot_id, p[1].bot_id))
+    pairs, state = rng.shuffled(pairs, state)
+
+    def cost(pair: tuple[Entrant, Entrant]) -> tuple[int, int]:
+        a, b = pair
+        met = history.get(a.bot_id, {}).get(f"met:{b.bot_id}", 0)
+        return met, sum(1 for e in pair if e.builtin)
+
+    return min(pairs, key=cost), state
 
 
-def _order_key(order: tuple[Entrant | None, ...]) -> tuple[str, ...]:
-    """A total order of the candidate assignments (a set has none), for determinism."""
-    return tuple("" if p is None else p.bot_id for p in order)
+def _sides_played(history: History, on_a: Entrant | None, on_b: Entrant | None) -> int:
+    """How often the two have played the sides they would take: team A and team B."""
+    return sum(
+        history.get(entrant.bot_id, {}).get(f"team:{team}", 0)
+        for entrant, team in ((on_a, "A"), (on_b, "B"))
+        if entrant is not None
+    )
+
+
+def count_match(history: dict[str, dict[str, int]], seats: Sequence[tuple[str, str, str]]) -> None:
+    """Add one match to ``history``: ``seats`` are (entrant id, faction, team) of its seats
+    ("" for a filler).  An entrant counts once per faction and team it played and once per
+    entrant it met, however many seats it had."""
+    teams: dict[str, str] = {}
+    for bot_id, faction, team in seats:
+        if not bot_id:
+            continue
+        played = history.setdefault(bot_id, {})
+        played[f"faction:{faction}"] = played.get(f"faction:{faction}", 0) + 1
+        teams[bot_id] = team
+    for bot_id, team in teams.items():
+        played = history[bot_id]
+        played[f"team:{team}"] = played.get(f"team:{team}", 0) + 1
+        for other, other_team in teams.items():
+            if other_team != team:
+                played[f"met:{other}"] = played.get(f"met:{other}", 0) + 1
 
 
 def count_plan(history: dict[str, dict[str, int]], plan: MatchPlan) -> None:
-    """Add ``plan``'s seats to ``history`` (the arena counts a match once it is created)."""
-    for planned in plan.seats:
-        if planned.entrant is None:
-            continue
-        played = history.setdefault(planned.entrant.bot_id, {})
-        for key in (f"faction:{planned.faction}", f"team:{planned.seat.team.value}"):
-            played[key] = played.get(key, 0) + 1
+    """Add ``plan``'s match to ``history`` (the arena counts a match once it is created)."""
+    count_match(
+        history,
+        [
+            ("" if p.entrant is None else p.entrant.bot_id, p.faction, p.seat.team.value)
+            for p in plan.seats
+        ],
+    )

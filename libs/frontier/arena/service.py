@@ -116,7 +116,7 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
                 await abort(context, exc)
         metrics.entered(welcomed=True)
         presence = self.lobby.enter(bot.bot_id, bot.name, capacity, self.arena.playing(bot.bot_id))
-        log.info("bot %s (%s) entered, %d seats", bot.bot_id, bot.name, capacity)
+        log.info("bot %s (%s) entered, %d matches", bot.bot_id, bot.name, capacity)
         reader = asyncio.create_task(self._read(requests, presence))
         open_streams = metrics.ENTER_STREAMS.labels("entered")
         open_streams.inc()
@@ -166,7 +166,7 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
         if not 1 <= hello.capacity <= MAX_CAPACITY:
             raise ServiceError(
                 grpc.StatusCode.INVALID_ARGUMENT,
-                f"capacity is 1 to {MAX_CAPACITY} seats at once, not {hello.capacity}",
+                f"capacity is 1 to {MAX_CAPACITY} matches at once, not {hello.capacity}",
                 "BAD_ENTRY",
                 {FIELD: "hello.capacity"},
             )
@@ -184,6 +184,15 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
                 "the bot key is not one this arena issued",
                 "UNKNOWN_BOT_KEY",
                 {FIELD: "hello.bot_key"},
+            )
+        if not hello.whole_teams:
+            raise ServiceError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                "every arena match seats a bot's whole team: three SeatAssignments of one "
+                "match, each played on its own BotService stream; set EnterHello.whole_teams "
+                "once the bot plays them",
+                "WHOLE_TEAMS_REQUIRED",
+                {FIELD: "hello.whole_teams"},
             )
         return bot, hello.capacity
 
@@ -225,7 +234,10 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
     ) -> arena_pb2.GetArenaStatusResponse:
         bots = [
             arena_pb2.PresentBot(
-                bot_id=p.bot_id, name=p.name, capacity=p.capacity, seats_in_play=len(p.seats)
+                bot_id=p.bot_id,
+                name=p.name,
+                capacity=p.capacity,
+                seats_in_play=self.arena.seats_in_play(p.bot_id),
             )
             for p in self.lobby.present()
         ]

@@ -72,7 +72,7 @@ class CampaignConfig:
     max_rounds: int = 0  # rounds per match (0: the whole game)
     seed: int = 0  # the arena's seed (schedule and deals)
     churn_every: int = 10  # seats a bot plays before it leaves
-    capacity: int = 2  # seats each outside bot plays at once
+    capacity: int = 2  # matches each outside bot plays at once (a team's 3 seats each)
     in_play: int = 2  # matches the arena plays at once
     poll_s: float = 1.0
     timeout_s: float = 0.0  # give up after this long (0: never)

@@ -80,7 +80,7 @@ def _add_campaign(sub: Any) -> None:
     add("--max-rounds", type=non_negative_int, default=0, help="rounds per match (0: all)")
     add("--seed", type=int, default=0, help="the arena's seed (0)")
     add("--churn-every", type=positive_int, default=10, help="seats a bot plays, then leaves")
-    add("--capacity", type=positive_int, default=2, help="seats each bot plays at once (2)")
+    add("--capacity", type=positive_int, default=2, help="matches each bot plays at once (2)")
     add("--in-play", type=positive_int, default=2, help="matches in play at once (2)")
     add(
         "--builtins",
@@ -193,7 +193,10 @@ def _print(message: Any, as_json: bool, lines: Any) -> None:
 def status_lines(status: arena_pb2.GetArenaStatusResponse) -> list[str]:
     lines = [f"{len(status.bots)} bots present, {len(status.matches_in_play)} matches in play"]
     for bot in status.bots:
-        lines.append(f"  {bot.name} ({bot.bot_id}): {bot.seats_in_play}/{bot.capacity} seats")
+        lines.append(
+            f"  {bot.name} ({bot.bot_id}): {bot.seats_in_play} seats in play, "
+            f"room for {bot.capacity} matches"
+        )
     for match in status.matches_in_play:
         lines.append(f"  match {match.match_id}: {_lineup_of(match)}")
     return lines

@@ -99,23 +99,24 @@ async def test_a_rated_match_moves_each_metric_by_what_happened(
     assert (await bot.next()).WhichOneof("message") == "welcome"
     assert delta() == {"welcomed": 1, "entered": 1, "present": 1, "capacity": 2}
 
-    assert await service.arena.schedule()  # two free seats: two matches
-    assert (await bot.next()).assignment.match_id == "m1"
+    assert await service.arena.schedule()  # room for two matches: its team in each
+    assigned = [(await bot.next()).assignment for _ in range(6)]
+    assert [a.match_id for a in assigned] == ["m1"] * 3 + ["m2"] * 3
     assert delta() == {
         "welcomed": 1,
         "entered": 1,
         "present": 1,
         "capacity": 2,
         "started": 2,
-        "seats": 2,
+        "seats": 6,
         "matches": 2,
     }
 
-    stub.taken_over = {(await bot.next()).assignment.seat}  # its seat in m2 was taken over
+    stub.taken_over = {assigned[-1].seat, assigned[-2].seat}  # two of its seats in m2
     await finish(stub, service.arena, {"m1": {"winner": "A", "scores": {}}, "m2": {"winner": "B"}})
     await bot.leave()
-    # each match rates the bot and the two built-ins (the fillers are not rated)
-    assert delta() == {"welcomed": 1, "started": 2, "rated": 2, "ratings": 6, "left": 1}
+    # each match rates the bot and the built-in it met; it left one match, however many seats
+    assert delta() == {"welcomed": 1, "started": 2, "rated": 2, "ratings": 4, "left": 1}
 
 
 async def test_a_void_match_rates_nobody(

@@ -4,6 +4,7 @@ counts per faction, and is applied once per match id; a void match rates nobody.
 from __future__ import annotations
 
 import pytest
+from openskill.models import PlackettLuce
 
 from frontier.arena.ratings import (
     APPLIED_KEPT,
@@ -116,11 +117,57 @@ def test_a_bot_that_left_is_rated_by_the_result_and_counted_as_left():
     assert board.entrants["a1"].left == 1 and board.entrants["a1"].skill.mu < Skill().mu
 
 
+TEAMS = {"A1": "x", "A2": "x", "A3": "x", "B1": "y", "B2": "y", "B3": "y"}
+
+
+def test_a_whole_team_is_one_player_of_the_overall_rating_and_three_of_the_factions():
+    board = apply_result(Board(), result("m1", "A", **TEAMS))
+    assert board is not None
+    model = PlackettLuce()
+    [[won], [lost]] = model.rate([[model.rating()], [model.rating()]], ranks=[1.0, 2.0])
+    x, y = board.entrants["x"], board.entrants["y"]
+    # one player a team: the update of a match between two players, counted once
+    assert (x.skill.mu, x.skill.sigma) == pytest.approx((won.mu, won.sigma))
+    assert (y.skill.mu, y.skill.sigma) == pytest.approx((lost.mu, lost.sigma))
+    assert (x.played, x.skill.matches, x.teams, x.met) == (1, 1, {"A": 1}, {"y": 1})
+    assert y.met == {"x": 1} and y.teams == {"B": 1}
+    # per faction, each seat's faction is a player of its team
+    assert set(x.factions) == {"marquise", "eyrie", "vagabond"}
+    assert set(y.factions) == {"marquise", "alliance", "vagabond"}
+    assert all(f.mu > Skill().mu and f.matches == 1 for f in x.factions.values())
+    assert all(f.mu < Skill().mu for f in y.factions.values())
+
+
+def test_a_whole_team_that_left_counts_one_match_left_and_is_rated_all_the_same():
+    match = result("m1", "B", **TEAMS)
+    for seat in match.seats[:2]:
+        seat.left = True
+    board = apply_result(Board(), match)
+    assert board is not None
+    assert (board.entrants["x"].left, board.entrants["y"].left) == (1, 0)
+    assert board.entrants["x"].skill.mu < Skill().mu
+
+
+def test_a_team_of_fillers_plays_at_the_standing_rating_of_its_bot_and_is_not_moved():
+    greedy = EntrantRecord(bot_id="builtin:greedy", name="greedy", builtin=True)
+    greedy.skill = Skill(mu=30.0, sigma=2.0, matches=50)
+    board = Board(entrants={"builtin:greedy": greedy})
+    alone = {"A1": "x", "A2": "x", "A3": "x"}
+    after = apply_result(board, result("m1", "A", **alone))
+    assert after is not None
+    assert after.entrants["builtin:greedy"] == greedy
+    assert set(after.entrants) == {"builtin:greedy", "x"}
+    # beating a team rated 30 lifts x further than beating a fresh one would
+    fresh = apply_result(Board(), result("m1", "A", **alone))
+    assert fresh is not None and set(fresh.entrants) == {"x"}
+    assert after.entrants["x"].skill.mu > fresh.entrants["x"].skill.mu
+
+
 def test_bad_results_are_refused_and_change_nothing():
     board = Board()
     with pytest.raises(ValueError, match="winner"):
         apply_result(board, result("m1", "C", **SIX))
-    with pytest.raises(ValueError, match="two seats"):
+    with pytest.raises(ValueError, match="both teams"):
         apply_result(board, result("m1", "A", A1="x", B1="x"))
     with pytest.raises(ValueError, match="playing"):
         apply_result(board, result("m1", "", state="playing"))

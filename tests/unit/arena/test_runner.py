@@ -18,7 +18,9 @@ from frontier.arena.ratings import Board, MatchResult, SeatResult
 from frontier.arena.runner import Arena, ArenaConfig, create_request, history_of, result_of
 from frontier.arena.scheduler import Entrant, builtin_entrant, plan_match
 from frontier.arena.store import ArenaStore
+from frontier.engine import Seat
 from frontier.v1 import match_pb2, match_pb2_grpc, types_pb2
+from frontier.wire.convert import enum_from_proto
 
 from .memory_kv import MemoryKV
 
@@ -90,9 +92,13 @@ def test_outside_bots_hold_their_seats_and_the_rest_are_the_servers_bots():
     assert plan is not None
     request = create_request(plan, CONFIG)
     modes = {s.seat: (s.mode, s.bot) for s in request.seat_setup}
-    assert sorted(m for m, _ in modes.values()).count(match_pb2.SEAT_MODE_HELD) == 1
+    assert sorted(m for m, _ in modes.values()).count(match_pb2.SEAT_MODE_HELD) == 3
     bots = sorted(bot for mode, bot in modes.values() if mode == match_pb2.SEAT_MODE_BOT)
-    assert bots == ["greedy"] * 4 + ["random"]  # four fillers and the built-in entrant
+    assert bots == ["random"] * 3  # the built-in entrant's team
+    alone = plan_match([Entrant("b1", "one")], [], {}, 3, 0)
+    assert alone is not None
+    fillers = [s.bot for s in create_request(alone, CONFIG).seat_setup if s.bot]
+    assert fillers == ["greedy"] * 3  # no other entrant: a team of fillers
     assert request.config.max_rounds == 1 and request.config.lineup == plan.lineup
     assert request.config.decision_budget_ms > 0  # a bot that leaves is struck, not waited on
 
@@ -142,7 +148,7 @@ async def test_a_bot_that_leaves_is_marked_in_its_matches(stub: Stub, kv: Memory
     await arena.schedule()
     await arena.left("b1", lobby.leave(presence))
     (stored,) = await arena.store.matches_in_play()
-    assert [s.left for s in stored.seats if s.bot_id == "b1"] == [True]
+    assert [s.left for s in stored.seats if s.bot_id == "b1"] == [True] * 3
     await finish(stub, arena, {"m1": {"winner": "B", "scores": {}}})
     board, _ = await arena.store.board()
     assert board.entrants["b1"].left == 1
@@ -162,8 +168,8 @@ async def test_a_restart_forgets_counted_matches_and_watches_the_others(stub: St
     await arena.resume()
     assert list(arena.in_play) == ["m2"] and arena.index == 2  # m1 counted, m2 in play
     assert arena.history == {
-        "b1": {"faction:marquise": 2, "team:A": 2},
-        "b2": {"faction:marquise": 2, "team:B": 2},
+        "b1": {"faction:marquise": 2, "team:A": 2, "met:b2": 2},
+        "b2": {"faction:marquise": 2, "team:B": 2, "met:b1": 2},
     }
     await finish(stub, arena, {"m2": {"winner": "draw", "scores": {}}})
     board, _ = await store.board()
@@ -175,7 +181,7 @@ def test_the_history_follows_the_board_and_a_plan_lists_its_seats():
     assert plan is not None
     record = result_of("m1", plan)
     assert [s.seat for s in record.seats] == ["A1", "B1", "A2", "B2", "A3", "B3"]
-    assert sum(1 for s in record.seats if s.bot_id == "b1") == 1
+    assert [s.bot_id for s in record.seats] == ["b1", "", "b1", "", "b1", ""]  # team A, say
     assert history_of(Board()) == {}
 
 
@@ -208,4 +214,6 @@ async def test_a_bot_back_in_the_arena_whose_seat_missed_deadlines_has_left(
     await finish(stub, arena, {"m1": {"winner": "A", "scores": {}}})
     board, _ = await arena.store.board()
     assert board.entrants["b1"].left == 1
-    assert [s.left for s in board.recent[0].seats if s.bot_id == "b1"] == [True]
+    left = {s.seat: s.left for s in board.recent[0].seats if s.bot_id == "b1"}
+    assert left[enum_from_proto(Seat, seat).value]  # the struck seat only
+    assert sum(left.values()) == 1

@@ -54,19 +54,28 @@ def test_lineups_take_turns_and_every_seat_has_its_faction():
         assert all(s.faction == factions[s.seat] for s in plan.seats)
 
 
-def test_an_entrant_plays_one_seat_and_missing_entrants_are_fillers():
+def test_an_entrant_plays_its_whole_team_and_one_alone_meets_a_team_of_fillers():
     plan = plan_match(OUTSIDE[:1], BUILTINS[:1], {}, 1, 0)
     assert plan is not None
-    players = [s.entrant for s in plan.seats]
-    assert Counter(p.bot_id for p in players if p is not None) == {"b1": 1, "builtin:random": 1}
-    assert players.count(None) == 4
+    sides: dict[str, set[str | None]] = {"A": set(), "B": set()}
+    for seat in plan.seats:
+        sides[seat.seat.team.value].add(seat.entrant.bot_id if seat.entrant else None)
+    assert sorted(sides.values(), key=str) == [{"b1"}, {"builtin:random"}]
+    alone = plan_match(OUTSIDE[:1], [], {}, 1, 0)
+    assert alone is not None
+    assert Counter(s.entrant.bot_id if s.entrant else None for s in alone.seats) == {
+        "b1": 3,
+        None: 3,
+    }
 
 
-def test_outside_bots_come_first_and_at_most_six_play():
-    many = [Entrant(f"b{i}", f"bot{i}") for i in range(8)]
-    plan = plan_match(many, BUILTINS, {}, 1, 0)
-    assert plan is not None
-    assert {s.entrant.bot_id for s in plan.seats if s.entrant} == {f"b{i}" for i in range(6)}
+def test_every_pair_meets_in_turn_and_outside_bots_first_among_pairs_met_as_often():
+    plans, history = schedule(20)
+    first = {s.entrant.bot_id for s in plans[0].seats if s.entrant}
+    assert first == {"b1", "b2"}  # no pair has met yet: the one of two outside bots
+    met = Counter(frozenset(s.entrant.bot_id for s in plan.seats if s.entrant) for plan in plans)
+    assert len(met) == 10 and set(met.values()) == {2}  # five entrants: ten pairs, twice each
+    assert history["b1"]["met:b2"] == 2 and history["b1"]["team:A"] + history["b1"]["team:B"] == 8
 
 
 def test_no_match_without_enough_outside_bots():

@@ -103,8 +103,10 @@ async def enter(service: ArenaServicer, *messages: arena_pb2.EnterRequest) -> li
     return [reply async for reply in service.Enter(stream(*messages), context)]
 
 
-def hello(key: str, capacity: int = 1) -> arena_pb2.EnterRequest:
-    return arena_pb2.EnterRequest(hello=arena_pb2.EnterHello(bot_key=key, capacity=capacity))
+def hello(key: str, capacity: int = 1, whole_teams: bool = True) -> arena_pb2.EnterRequest:
+    return arena_pb2.EnterRequest(
+        hello=arena_pb2.EnterHello(bot_key=key, capacity=capacity, whole_teams=whole_teams)
+    )
 
 
 @pytest.mark.parametrize(
@@ -118,6 +120,11 @@ def hello(key: str, capacity: int = 1) -> arena_pb2.EnterRequest:
         ),
         ((hello("KEY", capacity=0),), grpc.StatusCode.INVALID_ARGUMENT, "BAD_ENTRY"),
         ((hello("KEY", capacity=17),), grpc.StatusCode.INVALID_ARGUMENT, "BAD_ENTRY"),
+        (
+            (hello("KEY", whole_teams=False),),
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "WHOLE_TEAMS_REQUIRED",
+        ),
         ((hello(""),), grpc.StatusCode.UNAUTHENTICATED, "UNKNOWN_BOT_KEY"),
         (
             (hello("fb_0123456789ab_" + "x" * 32),),
@@ -136,7 +143,8 @@ async def test_a_bad_entry_is_refused_and_nobody_enters(
     record, key = new_bot("alpha", "", owner="")
     await service.store.register(record)
     messages = tuple(
-        hello(key, m.hello.capacity) if m.hello.bot_key == "KEY" else m for m in messages
+        hello(key, m.hello.capacity, m.hello.whole_teams) if m.hello.bot_key == "KEY" else m
+        for m in messages
     )
     with pytest.raises(Aborted) as refused:
         await enter(service, *messages)
