@@ -111,10 +111,16 @@ function leaders(board: Board): HTMLElement {
     html('figcaption', {}, `Rating (μ) after each rated match of the first ${series.length} bots on the board.`));
 }
 
+// One line a team: who played it (one entrant plays a whole team) and its factions.
 function team(m: ArenaMatch, side: string): HTMLElement {
-  const seats = m.seats.filter((s) => s.seat.replace('SEAT_', '').startsWith(side));
-  return html('p', { class: 'team' }, html('strong', {}, `Team ${side}: `),
-    seats.map((s) => `${s.name}${s.bot_id ? '' : ' (filler)'} as ${factionName(s.faction)}${s.left ? ' (left)' : ''}`).join(', '));
+  const players = new Map<string, ArenaSeat[]>();
+  for (const s of m.seats.filter((seat) => seat.seat.replace('SEAT_', '').startsWith(side))) {
+    const key = s.bot_id || `filler:${s.name}`;
+    players.set(key, [...(players.get(key) ?? []), s]);
+  }
+  const who = [...players.values()].map((seats) => `${seats[0].name}${seats[0].bot_id ? '' : ' (filler)'} as ` +
+    seats.map((s) => `${factionName(s.faction)}${s.left ? ' (left)' : ''}`).join(', '));
+  return html('p', { class: 'team' }, html('strong', {}, `Team ${side}: `), who.join('; '));
 }
 
 function result(m: ArenaMatch): string {

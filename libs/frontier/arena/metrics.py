@@ -56,7 +56,8 @@ RATING_UPDATES = Counter(
 )
 ENTERS = Counter(
     "frontier_arena_enters_total",
-    "Enter streams by result: welcomed, or refused (no EnterHello, a bad capacity or key)",
+    "Enter streams by result: welcomed, or refused (no EnterHello, a bad capacity or key, "
+    "no whole_teams)",
     ["result"],
 )
 ENTER_STREAMS = Gauge(
