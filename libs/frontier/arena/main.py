@@ -55,7 +55,9 @@ class ArenaSettings(ServiceSettings):
     arena_seed: int = Field(default=0, description="the seed of the schedule and the deals")
     arena_max_rounds: int = Field(default=0, ge=0, description="rounds per match (0: all)")
     arena_max_matches: int = Field(default=2, ge=1, description="matches in play at once")
-    arena_min_outside: int = Field(default=1, ge=1, description="outside bots a match needs")
+    arena_min_outside: int = Field(
+        default=1, ge=1, description="outside bots with room before a match starts"
+    )
     arena_ranked_after: int = Field(
         default=RANKED_AFTER, ge=0, description="rated matches before an entrant is ranked"
     )

@@ -58,7 +58,7 @@ class ArenaConfig:
     seed: int = 0
     max_rounds: int = 0  # 0: the full match
     max_matches: int = 2  # matches in play at once
-    min_outside: int = 1  # outside bots a match needs (the built-ins never play alone)
+    min_outside: int = 1  # outside bots with room before a match starts (none: the arena rests)
     # the match clock: without one a bot that leaves would hold its match for ever, with one
     # the server strikes its seat and its takeover plays on
     decision_budget_ms: int = 5000
