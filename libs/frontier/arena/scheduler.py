@@ -12,7 +12,7 @@ team.  Why: the Frontier Alliance mode is a team game, and a bot's team play (on
 carrying contraband to another, a Vagabond intervening for its team) is what it is built
 for.  Measured, this is also what tells bots apart: the halving search wins 66 of 100
 matches against ``search`` as a team, yet as one seat among other bots the board could not
-tell it from greedy after 369 mirror matches (docs/arena.md).
+tell it from greedy after 471 mirror matches (docs/arena.md).
 
 The rotation: mirror lineups take turns (each faction of the roster appears in them); the
 two entrants are the pair that has met least (a pair with more outside bots first, then a
