@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -166,7 +167,10 @@ def test_a_bot_author_finds_their_bot_and_its_replays_on_the_arena_page(
 
     newest = mine[0]["match_id"]
     listed = page.wait_for_selector(f"li.recent-match[data-match='{newest}']")
-    assert NAME in listed.text_content()
+    text = listed.text_content() or ""
+    # its whole team is one entry: the name once, then the team's factions
+    assert text.count(NAME) == 1, text
+    assert re.search(f"{NAME}( \\(left\\))? as Marquise de Cat, ", text), text
     listed.query_selector("a.replay").click()
     page.wait_for_url(f"**/match?match={newest}")
     page.wait_for_selector("#board .clearing")

@@ -118,8 +118,11 @@ function team(m: ArenaMatch, side: string): HTMLElement {
     const key = s.bot_id || `filler:${s.name}`;
     players.set(key, [...(players.get(key) ?? []), s]);
   }
-  const who = [...players.values()].map((seats) => `${seats[0].name}${seats[0].bot_id ? '' : ' (filler)'} as ` +
-    seats.map((s) => `${factionName(s.faction)}${s.left ? ' (left)' : ''}`).join(', '));
+  const who = [...players.values()].map((seats) => {
+    const allLeft = seats.every((s) => s.left); // the bot left: said once, not per seat
+    const name = `${seats[0].name}${seats[0].bot_id ? '' : ' (filler)'}${allLeft ? ' (left)' : ''}`;
+    return `${name} as ${seats.map((s) => `${factionName(s.faction)}${s.left && !allLeft ? ' (left)' : ''}`).join(', ')}`;
+  });
   return html('p', { class: 'team' }, html('strong', {}, `Team ${side}: `), who.join('; '));
 }
 
