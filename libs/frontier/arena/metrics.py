@@ -102,10 +102,12 @@ def enter_stream(state: str) -> Iterator[None]:
 
 
 class InPlay(Protocol):
-    """What the gauges read of the arena's loop: its matches in play."""
+    """What the gauges read of the arena's loop: its matches in play and a bot's seats there."""
 
     @property
     def in_play(self) -> dict[str, MatchResult]: ...
+
+    def seats_in_play(self, bot_id: str) -> int: ...
 
 
 class ArenaGauges(Collector):
@@ -117,9 +119,9 @@ class ArenaGauges(Collector):
         self.sources: list[tuple[InPlay, Lobby]] = []
 
     def collect(self) -> Iterable[GaugeMetricFamily]:
-        present = [p for _, lobby in list(self.sources) for p in lobby.present()]
-        playing = {p.bot_id for p in present}
-        matches = sum(len(arena.in_play) for arena, _ in list(self.sources))
+        sources = list(self.sources)
+        present = [p for _, lobby in sources for p in lobby.present()]
+        matches = sum(len(arena.in_play) for arena, _ in sources)
         yield GaugeMetricFamily(
             "frontier_arena_bots_present", "bots whose Enter stream is open", value=len(present)
         )
@@ -132,10 +134,7 @@ class ArenaGauges(Collector):
             "frontier_arena_seats_in_play",
             "seats the bots present play now",
             value=sum(
-                s.bot_id in playing
-                for arena, _ in list(self.sources)
-                for record in list(arena.in_play.values())
-                for s in record.seats
+                arena.seats_in_play(p.bot_id) for arena, lobby in sources for p in lobby.present()
             ),
         )
         yield GaugeMetricFamily(

@@ -185,23 +185,25 @@ def merge_points(
 
 def _rate(board: Board, result: MatchResult) -> None:
     ranks = ranks_of(result.winner)
-    rated = [s for s in result.seats if s.bot_id]
-    sides = {s.bot_id: {x.seat[0] for x in rated if x.bot_id == s.bot_id} for s in rated}
-    if any(len(teams) > 1 for teams in sides.values()):
+    by_entrant: dict[str, list[SeatResult]] = {}
+    for seat in result.seats:
+        if seat.bot_id:
+            by_entrant.setdefault(seat.bot_id, []).append(seat)
+    side = {bot_id: seats[0].seat[0] for bot_id, seats in by_entrant.items()}
+    if any(s.seat[0] != side[bot_id] for bot_id, seats in by_entrant.items() for s in seats):
         raise ValueError(f"an entrant plays on both teams of match {result.match_id}")
-    for seat in rated:
+    for bot_id, seats in by_entrant.items():
         entrant = board.entrants.setdefault(
-            seat.bot_id, EntrantRecord(bot_id=seat.bot_id, name=seat.name, builtin=seat.builtin)
+            bot_id, EntrantRecord(bot_id=bot_id, name=seats[0].name, builtin=seats[0].builtin)
         )
-        entrant.name = seat.name
+        entrant.name = seats[0].name
     overall = _update(result, ranks, lambda s: (_key(s), _standing(board, s).skill))
     per_faction = _update(
         result,
         ranks,
         lambda s: ((*_key(s), s.faction), _standing(board, s).factions.get(s.faction, Skill())),
     )
-    for bot_id in sides:
-        seats = [s for s in rated if s.bot_id == bot_id]
+    for bot_id, seats in by_entrant.items():
         entrant = board.entrants[bot_id]
         entrant.skill = overall[(bot_id,)]
         result.after[bot_id] = overall[(bot_id,)]
@@ -209,10 +211,10 @@ def _rate(board: Board, result: MatchResult) -> None:
             entrant.factions[seat.faction] = per_faction[(bot_id, seat.faction)]
         entrant.played += 1
         entrant.left += int(any(s.left for s in seats))
-        team = seats[0].seat[0]
+        team = side[bot_id]
         entrant.teams[team] = entrant.teams.get(team, 0) + 1
-        for other, other_teams in sides.items():
-            if team not in other_teams:
+        for other, other_team in side.items():
+            if other_team != team:
                 entrant.met[other] = entrant.met.get(other, 0) + 1
 
 

@@ -171,8 +171,10 @@ class Arena:
         }
 
     def seats_in_play(self, bot_id: str) -> int:
-        """The seats ``bot_id`` plays in the matches in play."""
-        return sum(s.bot_id == bot_id for r in self.in_play.values() for s in r.seats)
+        """The seats ``bot_id`` plays in the matches in play.  The metrics' scrape thread calls
+        it too: the table's values are copied first (one C call under the GIL), so a match
+        starting or ending meanwhile cannot break the iteration."""
+        return sum(s.bot_id == bot_id for r in list(self.in_play.values()) for s in r.seats)
 
     async def left(self, bot_id: str, match_ids: set[str]) -> None:
         """The bot left while playing ``match_ids``: its seats there are marked left (the

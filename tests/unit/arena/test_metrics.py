@@ -112,6 +112,12 @@ async def test_a_rated_match_moves_each_metric_by_what_happened(
         "matches": 2,
     }
 
+    status = await service.GetArenaStatus(
+        arena_pb2.GetArenaStatusRequest(), cast(GrpcContext, Context())
+    )
+    (present,) = status.bots
+    assert (present.capacity, present.seats_in_play) == (2, 6)  # room in matches, seats played
+
     stub.taken_over = {assigned[-1].seat, assigned[-2].seat}  # two of its seats in m2
     await finish(stub, service.arena, {"m1": {"winner": "A", "scores": {}}, "m2": {"winner": "B"}})
     await bot.leave()
