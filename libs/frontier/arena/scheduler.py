@@ -35,9 +35,10 @@ from frontier.engine.lineup import parse_lineup
 # Marquise, the Eyrie or the Alliance, and one Vagabond character), so that a result says
 # which bots played better and not which side the lineup favoured.  In the unmirrored R2
 # lineups the Eyrie's team wins nearly every match between competent bots whoever plays
-# it (22 of 24 between search and greedy on four of them), so a board fed those results
-# learns the lineup and can barely tell the bots apart (docs/arena.md).  Over the six every
-# Vagabond character meets both the Eyrie and the Alliance.
+# it (22 of 24 between search and greedy on four of them, the median of three runs), so a
+# board fed those results learns the lineup and can barely tell the bots apart
+# (docs/arena.md).  Over the six every Vagabond character meets both the Eyrie and the
+# Alliance.
 LINEUPS: tuple[str, ...] = (
     "A=marquise,eyrie,thief;B=marquise,eyrie,thief",
     "A=marquise,alliance,tinker;B=marquise,alliance,tinker",
