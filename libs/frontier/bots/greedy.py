@@ -19,10 +19,12 @@ Two variants, because they see different things:
   for every seat nobody else plays (about 10 ms a decision; the search bot is ``search``).
   The same sample and tie-break seed serve every command of a decision, so the commands are
   compared on the same cards and dice.
-* :class:`GreedyViewBot` (registry name ``greedy-view``) decides from a seat's *view* only,
-  which is all a remote bot has (``frontier bot --kind greedy`` runs the same
-  :func:`view_score`): the public card catalogue gives a craft's points, the public board
-  says whether a battle can win buildings, and building and ambushing are worth something.
+  A remote bot plays it too (``frontier bot --kind greedy``): :meth:`GreedyBot.choose_from_view`
+  needs only the seat's view.
+* :class:`GreedyViewBot` (registry name ``greedy-view``) looks at each command alone, with
+  no look-ahead (:func:`view_score`): the public card catalogue gives a craft's points, the
+  public board says whether a battle can win buildings, and building and ambushing are
+  worth something.  It is the weaker yardstick a lobby or a takeover may still ask for.
 
 Ties are broken by the bot's own seeded generator, so the bots stay reproducible, and
 ``END_PHASE`` carries a small penalty: with nothing better to do, act rather than pass.
@@ -120,7 +122,7 @@ def turn_values(
 
 
 def view_score(data: Mapping[str, Any], seat: str, cmd: Command) -> int:
-    """A command's value judged from a seat's view alone (what a remote bot can do).
+    """A command's value judged from a seat's view alone, without playing anything out.
 
     Heuristics, in evaluation units (100 = one point): a craft is worth the card's printed
     points (public catalogue); a battle or strike against the rival team is worth the
@@ -168,29 +170,18 @@ def _clearing_pieces(data: Mapping[str, Any], clearing: str) -> dict[str, dict[s
     return {}
 
 
-class ViewGreedy:
-    """:func:`view_score` with seeded tie-breaks, on a seat's view (shared with the SDK)."""
+class GreedyViewBot:
+    """:func:`view_score` with seeded tie-breaks, on ``view(state, seat)`` (no look-ahead)."""
 
     __slots__ = ("_rng",)
 
     def __init__(self, seed: int) -> None:
         self._rng = rng.seed_state(seed)
 
-    def choose_from_view(self, data: Mapping[str, Any], seat: str, legal: list[Command]) -> Command:
+    def choose(self, state: State, seat: Seat, legal: list[Command]) -> Command:
         if not legal:
-            raise ValueError(f"no legal command to choose from for seat {seat}")
-        scored = [(view_score(data, seat, cmd), cmd) for cmd in legal]
+            raise ValueError(f"no legal command to choose from for seat {seat.value}")
+        data = view(state, seat)
+        scored = [(view_score(data, seat.value, cmd), cmd) for cmd in legal]
         cmd, self._rng = _pick(scored, self._rng)
         return cmd
-
-
-class GreedyViewBot:
-    """The remote greedy bot's policy run in-process on ``view(state, seat)`` (fair play)."""
-
-    __slots__ = ("_policy",)
-
-    def __init__(self, seed: int) -> None:
-        self._policy = ViewGreedy(seed)
-
-    def choose(self, state: State, seat: Seat, legal: list[Command]) -> Command:
-        return self._policy.choose_from_view(view(state, seat), seat.value, legal)

@@ -41,7 +41,7 @@ from frontier.runtime.tls import aio_channel
 from frontier.v1 import bot_pb2, bot_pb2_grpc, command_facts_pb2, types_pb2
 from frontier.wire.convert import command_from_proto, enum_from_proto
 
-from .greedy import ViewGreedy
+from .greedy import GreedyBot
 from .halving import HalvingSearchBot
 from .search import SearchBot, time_limit_ms
 
@@ -146,17 +146,16 @@ class RandomStrategy:
 
 
 class GreedyStrategy:
-    """The greedy bot as a remote bot sees the match: :func:`frontier.bots.greedy.view_score`
-    on the seat's view (it has no state to look ahead with)."""
+    """The greedy bot (:class:`frontier.bots.greedy.GreedyBot`) as a remote bot: it plans
+    each command's turn on a determinization of ``decision.view``, as the in-process bot
+    does on its own view, so the same seed answers the same decisions either way."""
 
     def __init__(self, seed: int) -> None:
-        self._policy = ViewGreedy(seed)
+        self._bot = GreedyBot(seed)
 
     def choose(self, decision: Decision) -> str:
         by_command = {c.command: c.id for c in decision.legal}
-        chosen = self._policy.choose_from_view(
-            decision.view, decision.seat.value, [c.command for c in decision.legal]
-        )
+        chosen = self._bot.choose_from_view(decision.view, [c.command for c in decision.legal])
         return by_command[chosen]
 
 
