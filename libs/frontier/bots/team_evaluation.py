@@ -1,4 +1,5 @@
-"""The leaf evaluation of ``search-team``: the team's position, items and prospects included.
+"""The leaf evaluation of the searches that look at the team (``search-halving``,
+``search-team``): the team's position, items and prospects included.
 
 :func:`frontier.bots.evaluation.evaluate` judges the team score, contraband in transit,
 bridges, stocks and material.  What it leaves out, and the search then cannot weigh:
@@ -8,14 +9,24 @@ bridges, stocks and material.  What it leaves out, and the search then cannot we
   a refresh).  Without this an intervention (exhausting a sword or boots, R15) and a lost
   item cost the search nothing and gain nothing it can see beyond the one battle.
   Contraband in the Satchel is left out here: its worth is the points it carries home.
+* **the Alliance's supporters and officers** (base Root §11, R12): the Alliance spends
+  supporters in Birdsong (spreading sympathy, revolting) and gains them in Daylight
+  (mobilizing a hand card), so a supporter gained this turn pays only in the next one,
+  beyond the search's horizon.  Without a value for it, mobilizing is a card lost from the
+  hand and nothing gained, the search never mobilizes, and its Alliance starves: it scored
+  about 7 VP a match against greedy's 9.  A supporter is worth more than the card it was
+  (it buys sympathy, the Alliance's points), an officer a little less (one more military
+  operation each Evening of the rounds left).  With them its Alliance scores about 20.
 
-Everything read here is in the seat's view (items and scoring tracks are public).
+Everything read here is in the seat's view (items, scoring tracks and the number of
+supporters are public).
 """
 
 from __future__ import annotations
 
 from frontier.engine.model import TEAM_OF, Team
 from frontier.engine.state import State
+from frontier.engine.sympathy import AllianceState
 from frontier.engine.vagabond_state import VagabondState
 
 from .evaluation import evaluate, horizon
@@ -23,6 +34,8 @@ from .evaluation import evaluate, horizon
 ITEM_READY = 0.45  # an undamaged, ready item of a Vagabond, at the start of the match
 ITEM_EXHAUSTED = 0.35  # ... exhausted: it waits for a refresh
 ITEM_DAMAGED = 0.15  # ... damaged: it waits for a repair
+SUPPORTER = 0.6  # a card on the Alliance's supporters (a card in hand: evaluation.CARD)
+OFFICER = 0.5  # an officer in the Alliance's Officers box
 
 
 def item_value(state: State, team: Team) -> float:
@@ -44,9 +57,21 @@ def item_value(state: State, team: Team) -> float:
     return value * horizon(state)
 
 
+def alliance_value(state: State, team: Team) -> float:
+    """``team``'s Alliance supporters and officers less the rival's, weighted by the rounds
+    left (the count of supporters is public; which cards they are is not read)."""
+    value = 0.0
+    for seat, st in state.seats.items():
+        if isinstance(st.extra, AllianceState):
+            sign = 1.0 if TEAM_OF[seat] is team else -1.0
+            value += sign * (SUPPORTER * len(st.extra.supporters) + OFFICER * st.extra.officers)
+    return value * horizon(state)
+
+
 def evaluate_team(state: State, team: Team) -> float:
-    """``team``'s advantage in victory points, the Vagabonds' items included."""
+    """``team``'s advantage in victory points, the Vagabonds' items and the Alliance's
+    supporters and officers included."""
     value = evaluate(state, team)
     if state.over:
         return value
-    return value + item_value(state, team)
+    return value + item_value(state, team) + alliance_value(state, team)

@@ -10,13 +10,16 @@ import pytest
 
 from frontier.bots import SearchBot, make_bot
 from frontier.bots import search as search_module
-from frontier.bots.evaluation import evaluate
+from frontier.bots.evaluation import CARD, evaluate, horizon
 from frontier.bots.playout import command_value
 from frontier.bots.search import BASELINE, TEAM, SearchStyle
 from frontier.bots.team_evaluation import (
     ITEM_DAMAGED,
     ITEM_EXHAUSTED,
     ITEM_READY,
+    OFFICER,
+    SUPPORTER,
+    alliance_value,
     evaluate_team,
     item_value,
 )
@@ -33,6 +36,7 @@ from frontier.engine import (
 )
 from frontier.engine.lineup import R2_DEFAULT_LINEUP
 from frontier.engine.model import Item
+from frontier.engine.sympathy import AllianceState
 from frontier.engine.vagabond_state import VagabondState, VItem
 
 
@@ -141,5 +145,35 @@ def test_a_vagabonds_items_count_for_its_team_ready_above_exhausted_above_damage
     vs.items.append(VItem(Item.BOOTS, contraband=True))  # its worth is the way home
     assert item_value(state, team) == pytest.approx(base)
     assert evaluate_team(state, team) == pytest.approx(
-        evaluate(state, team) + item_value(state, team)
+        evaluate(state, team) + item_value(state, team) + alliance_value(state, team)
     )
+
+
+def test_a_mobilized_card_is_worth_more_on_the_supporters_than_in_hand_and_an_officer_counts() -> (
+    None
+):
+    """The Alliance gains supporters in Daylight and spends them in the next Birdsong, past
+    the search's horizon: a supporter must be worth more than the hand card it was, or the
+    search never mobilizes and its Alliance cannot spread sympathy (base Root §11, R12)."""
+    state = initial_state(make_config(seed=3, lineup=R2_DEFAULT_LINEUP))
+    state.round = 2
+    alliance = next(s for s, st in state.seats.items() if isinstance(st.extra, AllianceState))
+    board = state.seats[alliance].extra
+    assert isinstance(board, AllianceState)
+    team = alliance.team
+    rival = Team.B if team is Team.A else Team.A
+    card = state.deck.pop()  # the top card, drawn into the hand and then mobilized
+    before = evaluate_team(state, team)
+    state.seats[alliance].hand.append(card)
+    in_hand = evaluate_team(state, team)
+    state.seats[alliance].hand.pop()
+    board.supporters.append(card)
+    mobilized = evaluate_team(state, team)
+    board.officers += 1
+    trained = evaluate_team(state, team)
+    h = horizon(state)
+    assert in_hand - before == pytest.approx(CARD * h)
+    assert mobilized - before == pytest.approx(SUPPORTER * h)
+    assert mobilized > in_hand
+    assert trained - mobilized == pytest.approx(OFFICER * h)
+    assert alliance_value(state, rival) == pytest.approx(-alliance_value(state, team))
