@@ -6,6 +6,8 @@ judged, what an item is worth), never by wall time.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import pytest
 
 from frontier.bots import SearchBot, make_bot
@@ -121,12 +123,21 @@ def test_the_longer_horizon_judges_a_position_after_the_next_turn() -> None:
     assert judged[1] == {after}
 
 
+_Board = TypeVar("_Board", VagabondState, AllianceState)
+
+
+def _with_board(seed: int, kind: type[_Board]) -> tuple[State, Seat, _Board]:
+    """A new match of the R2 default lineup, and the seat whose faction board is a ``kind``."""
+    state = initial_state(make_config(seed=seed, lineup=R2_DEFAULT_LINEUP))
+    seat = next(s for s, st in state.seats.items() if isinstance(st.extra, kind))
+    board = state.seats[seat].extra
+    assert isinstance(board, kind)
+    return state, seat, board
+
+
 def test_a_vagabonds_items_count_for_its_team_ready_above_exhausted_above_damaged() -> None:
-    state = initial_state(make_config(seed=1, lineup=R2_DEFAULT_LINEUP))
+    state, vagabond, vs = _with_board(1, VagabondState)
     state.round = 1
-    vagabond = next(s for s, st in state.seats.items() if isinstance(st.extra, VagabondState))
-    vs = state.seats[vagabond].extra
-    assert isinstance(vs, VagabondState)
     team = vagabond.team
     base = item_value(state, team)
     values = []
@@ -155,11 +166,8 @@ def test_a_mobilized_card_is_worth_more_on_the_supporters_than_in_hand_and_an_of
     """The Alliance gains supporters in Daylight and spends them in the next Birdsong, past
     the search's horizon: a supporter must be worth more than the hand card it was, or the
     search never mobilizes and its Alliance cannot spread sympathy (base Root §11, R12)."""
-    state = initial_state(make_config(seed=3, lineup=R2_DEFAULT_LINEUP))
+    state, alliance, board = _with_board(3, AllianceState)
     state.round = 2
-    alliance = next(s for s, st in state.seats.items() if isinstance(st.extra, AllianceState))
-    board = state.seats[alliance].extra
-    assert isinstance(board, AllianceState)
     team = alliance.team
     rival = Team.B if team is Team.A else Team.A
     card = state.deck.pop()  # the top card, drawn into the hand and then mobilized
