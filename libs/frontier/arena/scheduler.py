@@ -169,14 +169,3 @@ def count_match(history: dict[str, dict[str, int]], seats: Sequence[tuple[str, s
         for other, other_team in teams.items():
             if other_team != team:
                 played[f"met:{other}"] = played.get(f"met:{other}", 0) + 1
-
-
-def count_plan(history: dict[str, dict[str, int]], plan: MatchPlan) -> None:
-    """Add ``plan``'s match to ``history`` (the arena counts a match once it is created)."""
-    count_match(
-        history,
-        [
-            ("" if p.entrant is None else p.entrant.bot_id, p.faction, p.seat.team.value)
-            for p in plan.seats
-        ],
-    )

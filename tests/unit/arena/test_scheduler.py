@@ -10,7 +10,7 @@ from frontier.arena.scheduler import (
     Entrant,
     MatchPlan,
     builtin_entrant,
-    count_plan,
+    count_match,
     plan_match,
     seat_factions,
 )
@@ -27,7 +27,13 @@ def schedule(matches: int, seed: int = 7) -> tuple[list[MatchPlan], dict[str, di
     for index in range(matches):
         plan = plan_match(OUTSIDE, BUILTINS, history, seed, index)
         assert plan is not None
-        count_plan(history, plan)
+        count_match(
+            history,
+            [
+                ("" if p.entrant is None else p.entrant.bot_id, p.faction, p.seat.team.value)
+                for p in plan.seats
+            ],
+        )
         plans.append(plan)
     return plans, history
 
