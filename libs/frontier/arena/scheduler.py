@@ -10,9 +10,10 @@ can be replayed and tested.
 A match is team against team, one entrant each: an entrant plays all three seats of its
 team.  Why: the Frontier Alliance mode is a team game, and a bot's team play (one seat
 carrying contraband to another, a Vagabond intervening for its team) is what it is built
-for.  Measured, it is also where bots differ: on the board the halving search stood 8.4 mu
-above greedy after 453 such matches (it won 35 of their 46), against 1.8 mu after 471
-mirror matches in which each entrant played one seat next to two others (docs/arena.md).
+for.  Measured, it is also where bots differ: with the same bots, the halving search stood
+8.4 mu above greedy after 453 such matches (it won 35 of their 46), against 1.8 mu after
+471 mirror matches in which each entrant played one seat next to two others
+(docs/arena.md).
 
 The rotation: mirror lineups take turns (each faction of the roster appears in them); the
 two entrants are the pair that has met least (a pair with more outside bots first, then a
