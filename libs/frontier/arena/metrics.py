@@ -120,7 +120,8 @@ class ArenaGauges(Collector):
 
     def collect(self) -> Iterable[GaugeMetricFamily]:
         sources = list(self.sources)
-        present = [p for _, lobby in sources for p in lobby.present()]
+        # one reading of each lobby, paired with its arena: every gauge counts the same bots
+        present = [(arena, p) for arena, lobby in sources for p in lobby.present()]
         matches = sum(len(arena.in_play) for arena, _ in sources)
         yield GaugeMetricFamily(
             "frontier_arena_bots_present", "bots whose Enter stream is open", value=len(present)
@@ -128,14 +129,12 @@ class ArenaGauges(Collector):
         yield GaugeMetricFamily(
             "frontier_arena_seat_capacity",
             "matches the bots present play at once, together (three seats each)",
-            value=sum(p.capacity for p in present),
+            value=sum(p.capacity for _, p in present),
         )
         yield GaugeMetricFamily(
             "frontier_arena_seats_in_play",
             "seats the bots present play now",
-            value=sum(
-                arena.seats_in_play(p.bot_id) for arena, lobby in sources for p in lobby.present()
-            ),
+            value=sum(arena.seats_in_play(p.bot_id) for arena, p in present),
         )
         yield GaugeMetricFamily(
             "frontier_arena_matches_in_play", "arena matches being played", value=matches
