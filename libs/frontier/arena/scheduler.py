@@ -15,16 +15,21 @@ for.  Measured, it is also where bots differ: with the same bots, the halving se
 471 mirror matches in which each entrant played one seat next to two others
 (docs/arena.md).
 
-The rotation: mirror lineups take turns (each faction of the roster appears in them); the
-two entrants are the pair that has met least (a pair with more outside bots first, then a
-seeded shuffle), and each takes the side it played less.  Over matches every entrant so
-meets every other, plays every faction and both teams.  With only one entrant available,
-the other team is *fillers*: the server's built-in bot plays it and nobody's rating counts
-it.
+The rotation: the two entrants are the pair that has met least (a pair with more outside
+bots first, then a seeded shuffle); the pair's own meetings then take the mirror lineups in
+turn, then again with the sides swapped. Every twelve meetings each pair so plays every
+lineup from both sides. Why per pair: with one rotation shared by all, a pair's share of
+each lineup and side was left to how the pairs happened to interleave (in one 454-match run
+one pair met 11 times on one lineup and 4 on another, and one entrant sat on team B in 30
+of its 45 meetings with the other), and a lineup or side one bot handles worse than another
+then moves their ratings. Over matches every entrant so meets every other, plays every
+faction and both teams. With only one entrant available, the other team is *fillers*: the
+server's built-in bot plays it, nobody's rating counts it, and the lineups take turns.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -108,15 +113,15 @@ def plan_match(
     if len(outside) < max(min_outside, 0) or (not outside and not builtins):
         return None
     entrants = list({e.bot_id: e for e in [*outside, *builtins]}.values())
-    lineup = LINEUPS[index % len(LINEUPS)]
-    factions = seat_factions(lineup)
     state = rng.seed_state(seed * 1_000_003 + index)
     match_seed, state = rng.next_u64(state)
     pair, state = _least_met(entrants, history, state)
-    on_a: Entrant | None = pair[0]
-    on_b: Entrant | None = pair[1]
-    if _sides_played(history, on_a, on_b) > _sides_played(history, on_b, on_a):
-        on_a, on_b = on_b, on_a
+    first, second = pair
+    if second is None:
+        lineup, on_a, on_b = _filler_turn(first, history, index)
+    else:
+        lineup, on_a, on_b = _pair_turn(first, second, history, seed)
+    factions = seat_factions(lineup)
     side = {"A": on_a, "B": on_b}
     planned = tuple(
         PlannedSeat(seat, factions[seat], side[seat.team.value])
@@ -124,6 +129,39 @@ def plan_match(
         if seat in factions
     )
     return MatchPlan(lineup, planned, match_seed & 0x7FFF_FFFF_FFFF_FFFF)
+
+
+def _filler_turn(
+    entrant: Entrant, history: History, index: int
+) -> tuple[str, Entrant | None, Entrant | None]:
+    """An entrant alone meets the fillers (nobody's rating counts them): the lineups in
+    turn, and the entrant on the team it has played less."""
+    lineup = LINEUPS[index % len(LINEUPS)]
+    played = history.get(entrant.bot_id, {})
+    if played.get("team:A", 0) <= played.get("team:B", 0):
+        return lineup, entrant, None
+    return lineup, None, entrant
+
+
+def _pair_turn(
+    one: Entrant, other: Entrant, history: History, seed: int
+) -> tuple[str, Entrant, Entrant]:
+    """The lineup and sides of the pair's next meeting, from how often it has met.
+
+    Its ``k``-th meeting plays lineup ``offset + k + k // 6`` with team A to one of the two
+    when ``k`` is even and to the other when it is odd: the first six meetings take every
+    lineup, the next six take them again shifted by one, and so with the sides swapped.
+    Every twelve meetings a pair so plays each lineup once from each side, whatever the
+    other pairs do.  ``offset`` and which of the two starts on team A follow from the
+    seed and the two ids, so the pairs start spread over the lineups and the sides."""
+    first, second = sorted((one, other), key=lambda e: e.bot_id)
+    met = history.get(first.bot_id, {}).get(f"met:{second.bot_id}", 0)
+    digest = hashlib.sha256(f"{seed}|{first.bot_id}|{second.bot_id}".encode()).digest()
+    offset = int.from_bytes(digest[:4], "big")
+    lineup = LINEUPS[(offset + met + met // len(LINEUPS)) % len(LINEUPS)]
+    if (met + digest[4]) % 2:
+        return lineup, second, first
+    return lineup, first, second
 
 
 def _least_met(
@@ -142,15 +180,6 @@ def _least_met(
         return met, sum(1 for e in pair if e.builtin)
 
     return min(pairs, key=cost), state
-
-
-def _sides_played(history: History, on_a: Entrant | None, on_b: Entrant | None) -> int:
-    """How often the two have played the sides they would take: team A and team B."""
-    return sum(
-        history.get(entrant.bot_id, {}).get(f"team:{team}", 0)
-        for entrant, team in ((on_a, "A"), (on_b, "B"))
-        if entrant is not None
-    )
 
 
 def count_match(history: dict[str, dict[str, int]], seats: Sequence[tuple[str, str, str]]) -> None:

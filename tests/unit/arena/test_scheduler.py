@@ -51,13 +51,37 @@ def test_over_time_every_entrant_plays_every_faction_and_both_teams():
         assert abs(played["team:A"] - played["team:B"]) <= 2  # the teams stay balanced
 
 
-def test_lineups_take_turns_and_every_seat_has_its_faction():
-    plans, _ = schedule(len(LINEUPS))
-    assert [p.lineup for p in plans] == list(LINEUPS)
+def test_a_pairs_meetings_take_every_lineup_from_both_sides_every_twelve_meetings():
+    plans, _ = schedule(10 * 2 * len(LINEUPS))  # five entrants: ten pairs, twelve each
+    on_a_by_pair: dict[frozenset[str], Counter[tuple[str, str]]] = {}
     for plan in plans:
         factions = seat_factions(plan.lineup)
         assert [s.seat for s in plan.seats] == list(Seat)
         assert all(s.faction == factions[s.seat] for s in plan.seats)
+        pair = frozenset(s.entrant.bot_id for s in plan.seats if s.entrant)
+        (on_a,) = {s.entrant.bot_id for s in plan.seats if s.entrant and s.seat.team.value == "A"}
+        on_a_by_pair.setdefault(pair, Counter())[(plan.lineup, on_a)] += 1
+    assert len(on_a_by_pair) == 10
+    for pair, seen in on_a_by_pair.items():  # each lineup once with each of the two on A
+        assert seen == {(lineup, bot): 1 for lineup in LINEUPS for bot in pair}
+
+
+def test_an_entrant_alone_meets_the_fillers_on_the_lineups_in_turn():
+    history: dict[str, dict[str, int]] = {}
+    lineups = []
+    for index in range(len(LINEUPS)):
+        plan = plan_match(OUTSIDE[:1], [], history, 1, index)
+        assert plan is not None
+        lineups.append(plan.lineup)
+        count_match(
+            history,
+            [
+                (p.entrant.bot_id if p.entrant else "", p.faction, p.seat.team.value)
+                for p in plan.seats
+            ],
+        )
+    assert lineups == list(LINEUPS)
+    assert history["b1"]["team:A"] == history["b1"]["team:B"] == len(LINEUPS) // 2
 
 
 def test_an_entrant_plays_its_whole_team_and_one_alone_meets_a_team_of_fillers():
