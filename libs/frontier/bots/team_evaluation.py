@@ -17,14 +17,25 @@ bridges, stocks and material.  What it leaves out, and the search then cannot we
   about 7 VP a match against greedy's 9.  A supporter is worth more than the card it was
   (it buys sympathy, the Alliance's points), an officer a little less (one more military
   operation each Evening of the rounds left).  With them its Alliance scores about 20.
+* **the income of the Eyrie's roosts and the Marquise's sawmills** (base Root §8-9): a
+  roost scores on the Roost track every Evening and a sawmill yields a wood every Birdsong
+  (the Marquise's buildings, and so its points, are paid in wood), but the search sees
+  one Evening and no Birdsong of its own.  A building is worth :data:`evaluation.BUILDING`
+  whatever it brings, so a sawmill placed was worth no more than a recruiter and its wood
+  was never counted: the search's Marquise scored as greedy's, about 20 VP a match.  Each
+  round after this one, a roost is worth half its Evening points (a share of them fall to
+  battles first) and a sawmill a quarter point.
 
-Everything read here is in the seat's view (items, scoring tracks and the number of
-supporters are public).
+Everything read here is in the seat's view (items, scoring tracks, pieces on the map and
+the number of supporters are public).
 """
 
 from __future__ import annotations
 
-from frontier.engine.model import TEAM_OF, Team
+from frontier.engine.factions.eyrie_board import ROOST_VP, roosts_on_map
+from frontier.engine.factions.marquise import placed
+from frontier.engine.model import TEAM_OF, Faction, Team
+from frontier.engine.pieces import SAWMILL
 from frontier.engine.state import State
 from frontier.engine.sympathy import AllianceState
 from frontier.engine.vagabond_state import VagabondState
@@ -36,6 +47,8 @@ ITEM_EXHAUSTED = 0.35  # ... exhausted: it waits for a refresh
 ITEM_DAMAGED = 0.15  # ... damaged: it waits for a repair
 SUPPORTER = 0.6  # a card on the Alliance's supporters (a card in hand: evaluation.CARD)
 OFFICER = 0.5  # an officer in the Alliance's Officers box
+ROOST_KEPT = 0.5  # of the roosts' Evening points, for each round after this one
+SAWMILL_ROUND = 0.25  # a sawmill on the map, for each round after this one (its wood)
 
 
 def item_value(state: State, team: Team) -> float:
@@ -68,10 +81,25 @@ def alliance_value(state: State, team: Team) -> float:
     return value * horizon(state)
 
 
+def income_value(state: State, team: Team) -> float:
+    """What ``team``'s roosts and sawmills bring in the rounds after this one, less the
+    rival's: the Roost track's Evening points (the track pays by the number of roosts, so
+    the next roost is worth its step of the track) and a wood per sawmill."""
+    rounds = max(0, state.options.max_rounds - state.round)
+    value = 0.0
+    for seat, st in state.seats.items():
+        sign = 1.0 if TEAM_OF[seat] is team else -1.0
+        if st.faction is Faction.EYRIE:
+            value += sign * ROOST_KEPT * ROOST_VP[roosts_on_map(state, seat)]
+        elif st.faction is Faction.MARQUISE:
+            value += sign * SAWMILL_ROUND * placed(state, seat, SAWMILL)
+    return value * rounds
+
+
 def evaluate_team(state: State, team: Team) -> float:
-    """``team``'s advantage in victory points, the Vagabonds' items and the Alliance's
-    supporters and officers included."""
+    """``team``'s advantage in victory points, the Vagabonds' items, the Alliance's
+    supporters and officers and the roosts' and sawmills' income included."""
     value = evaluate(state, team)
     if state.over:
         return value
-    return value + item_value(state, team) + alliance_value(state, team)
+    return value + item_value(state, team) + alliance_value(state, team) + income_value(state, team)

@@ -20,9 +20,12 @@ from frontier.bots.team_evaluation import (
     ITEM_EXHAUSTED,
     ITEM_READY,
     OFFICER,
+    ROOST_KEPT,
+    SAWMILL_ROUND,
     SUPPORTER,
     alliance_value,
     evaluate_team,
+    income_value,
     item_value,
 )
 from frontier.engine import (
@@ -36,8 +39,10 @@ from frontier.engine import (
     make_config,
     to_act,
 )
+from frontier.engine.factions.eyrie_board import ROOST_VP, roosts_on_map
 from frontier.engine.lineup import R2_DEFAULT_LINEUP
-from frontier.engine.model import Item
+from frontier.engine.model import Faction, Item
+from frontier.engine.pieces import RECRUITER, ROOST, SAWMILL
 from frontier.engine.sympathy import AllianceState
 from frontier.engine.vagabond_state import VagabondState, VItem
 
@@ -185,3 +190,49 @@ def test_a_mobilized_card_is_worth_more_on_the_supporters_than_in_hand_and_an_of
     assert mobilized > in_hand
     assert trained - mobilized == pytest.approx(OFFICER * h)
     assert alliance_value(state, rival) == pytest.approx(-alliance_value(state, team))
+
+
+def _placed(state: State, seat: Seat, piece: str, clearing: str) -> State:
+    """A copy of ``state`` with one more ``piece`` of ``seat`` in ``clearing``, from its
+    supply."""
+    trial = state.clone()
+    kinds = trial.pieces[clearing].setdefault(seat, {})
+    kinds[piece] = kinds.get(piece, 0) + 1
+    trial.seats[seat].supply[piece] -= 1
+    return trial
+
+
+def test_a_sawmill_and_a_roost_are_worth_their_income_in_each_round_after_this_one() -> None:
+    """A sawmill yields its wood every Birdsong and a roost scores the Roost track every
+    Evening, past the search's horizon: a sawmill must be worth more than a recruiter put
+    in its place, and a roost its step of the track, for each round left after this one,
+    or the search's Marquise builds no economy and scores as greedy's (base Root §8-9)."""
+    state = initial_state(
+        make_config(seed=4, lineup="A=marquise,eyrie,thief;B=marquise,eyrie,thief")
+    )
+    state.round = 2
+    rounds = state.options.max_rounds - state.round
+    marquise = next(
+        s for s in state.seats if s.team is Team.A and state.seats[s].faction is Faction.MARQUISE
+    )
+    eyrie = next(
+        s for s in state.seats if s.team is Team.A and state.seats[s].faction is Faction.EYRIE
+    )
+    clearing = next(iter(state.pieces))
+    sawmill = _placed(state, marquise, SAWMILL, clearing)
+    recruiter = _placed(state, marquise, RECRUITER, clearing)
+    # on top of what the plain evaluation makes of either building
+    over_sawmill = evaluate_team(sawmill, Team.A) - evaluate(sawmill, Team.A)
+    over_recruiter = evaluate_team(recruiter, Team.A) - evaluate(recruiter, Team.A)
+    assert over_sawmill - over_recruiter == pytest.approx(SAWMILL_ROUND * rounds)
+
+    two = _placed(_placed(state, eyrie, ROOST, clearing), eyrie, ROOST, clearing)
+    three = _placed(two, eyrie, ROOST, clearing)
+    step = ROOST_VP[roosts_on_map(three, eyrie)] - ROOST_VP[roosts_on_map(two, eyrie)]
+    assert step > 0
+    gained = income_value(three, Team.A) - income_value(two, Team.A)
+    assert gained == pytest.approx(ROOST_KEPT * step * rounds)
+    assert income_value(three, Team.B) == pytest.approx(-income_value(three, Team.A))
+
+    three.round = state.options.max_rounds  # no round after this one: no income to come
+    assert income_value(three, Team.A) == 0
