@@ -25,9 +25,10 @@ Somekh, 2013) spends it evenly on a shrinking set instead:
   that leaves a carrier, a roost or a workshop open to the next seat's battle pays for it.
   :func:`frontier.bots.team_evaluation.evaluate_team` then judges the position for the
   own team (the score, contraband on its way home, material by the rounds left, the
-  Vagabonds' items, the Alliance's supporters and officers).
+  Vagabonds' items, the Alliance's supporters and officers, the income of the roosts and
+  sawmills).
 
-Measured on the arena's six mirror lineups (docs/bots.md): it wins 102 of 108 matches against
+Measured on the arena's six mirror lineups (docs/bots.md): it wins 46 of 48 matches against
 greedy and 59 of 72 against ``search``, at a think time far below 1 s.
 
 The budget is a playout count (reproducible: tournaments and tests use it) and, for a

@@ -18,7 +18,8 @@ Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012), sized for the var
   the next seat's turn, played by the playout policy, is the rival's answer to it.  Then
   :func:`frontier.bots.team_evaluation.evaluate_team` judges the position in points: team
   score, contraband in transit, bridges, the Vagabonds' items, the Alliance's supporters
-  and officers, and material weighted by the rounds left of the 6.
+  and officers, the income of the roosts and sawmills, and material weighted by the rounds
+  left of the 6.
 * **Two styles, one loop.** The registry's ``search`` (:data:`BASELINE`, 64 iterations) has
   neither widening nor the extra turn and is judged by
   :func:`frontier.bots.evaluation.evaluate`; ``search-team`` (:data:`TEAM`, 128 iterations)
