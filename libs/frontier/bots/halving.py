@@ -29,7 +29,7 @@ Somekh, 2013) spends it evenly on a shrinking set instead:
   sawmills).
 
 Measured on the arena's six mirror lineups (docs/bots.md): it wins 46 of 48 matches against
-greedy and 59 of 72 against ``search``, at a think time far below 1 s.
+greedy and 69 of 72 against ``search``, at a think time far below 1 s.
 
 The budget is a playout count (reproducible: tournaments and tests use it) and, for a
 remote bot on a clock, an optional wall-clock limit checked between playouts: when it runs
