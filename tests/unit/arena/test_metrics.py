@@ -118,7 +118,7 @@ async def test_a_rated_match_moves_each_metric_by_what_happened(
     (present,) = status.bots
     assert (present.capacity, present.seats_in_play) == (2, 6)  # room in matches, seats played
 
-    stub.taken_over = {assigned[-1].seat, assigned[-2].seat}  # two of its seats in m2
+    stub.taken_over_in = {"m2": {assigned[-1].seat, assigned[-2].seat}}  # two of its seats
     await finish(stub, service.arena, {"m1": {"winner": "A", "scores": {}}, "m2": {"winner": "B"}})
     await bot.leave()
     # each match rates the bot and the built-in it met; it left one match, however many seats

@@ -33,7 +33,8 @@ class Stub:
     def __init__(self) -> None:
         self.created: list[match_pb2.CreateMatchRequest] = []
         self.views: dict[str, dict[str, Any]] = {}
-        self.taken_over: set[int] = set()
+        self.taken_over: set[int] = set()  # seats taken over in every match
+        self.taken_over_in: dict[str, set[int]] = {}  # ... in one match
         self.struck: set[int] = set()
         self.ended = asyncio.Event()
         self.events: list[match_pb2.WatchEventsResponse] = [match_pb2.WatchEventsResponse()]
@@ -61,13 +62,14 @@ class Stub:
         return match_pb2.GetViewResponse(view=view)
 
     async def GetMatchInfo(self, request: Any, **_: Any) -> match_pb2.GetMatchInfoResponse:
+        taken_over = self.taken_over | self.taken_over_in.get(request.match_id, set())
         records = [
             match_pb2.SeatPlayRecord(
                 seat=cast(types_pb2.Seat.ValueType, seat),
-                taken_over=seat in self.taken_over,
+                taken_over=seat in taken_over,
                 strikes=int(seat in self.struck),
             )
-            for seat in self.taken_over | self.struck
+            for seat in taken_over | self.struck
         ]
         return match_pb2.GetMatchInfoResponse(seat_records=records)
 
